@@ -1,0 +1,66 @@
+// The per-algorithm "hw" hook struct every block cipher implementation fills
+// in (one per instruction set), and the algorithm descriptor that lists them.
+// The provider's generic ECB/CTR layer and the dispatcher only see these.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace gpucrypto {
+
+inline constexpr size_t kMaxBlockBytes = 32;  // Rijndael-256
+
+// One implementation of one block cipher on one instruction set.
+// Contract for every hook:
+//  * The key schedule lives in caller-owned storage of `ks_bytes` bytes,
+//    64-byte aligned, zero-initialised before setkey. It must be plain data
+//    (copyable with memcpy, no pointers into itself): contexts are duplicated
+//    by copying it, and freed by OPENSSL_cleanse + free.
+//  * encrypt/decrypt/ctr accept any nblocks >= 0 (SIMD paths handle their own
+//    tails), any alignment, and in == out (but never partial overlap).
+//  * They may be called concurrently from several threads on the same
+//    schedule (read-only after setkey).
+//  * Constant time: no branch or memory index depends on key or data.
+struct CipherHw {
+  const char* name;     // "ref", "aesni", "vaes512", "avx512-gfni", ...
+  uint32_t required;    // CpuFeature bits this implementation needs
+  size_t ks_bytes;      // key schedule size
+  size_t batch_blocks;  // blocks processed per inner iteration (1 for scalar)
+  // Expands `key` (keylen bytes, already checked by the caller against the
+  // algorithm's key length). `with_decrypt`: also prepare decryption.
+  void (*setkey)(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
+  void (*encrypt)(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+  void (*decrypt)(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+  // CTR: out = in XOR E(ctr), E(ctr+1), ... for nblocks whole blocks; `ctr`
+  // (block_bytes, big-endian integer) is advanced by nblocks modulo
+  // 2^(8*block_bytes).
+  void (*ctr)(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+};
+
+// A block cipher: its sizes and its implementations, best first; the last
+// entry is the portable reference (required == 0).
+struct CipherAlgo {
+  const char* name;  // "SKINNY-128-256", "SM4", "AES-128", ...
+  size_t block_bytes;
+  size_t key_bytes;
+  std::span<const CipherHw* const> impls;
+};
+
+// Best implementation whose `required` bits are all in `features`.
+const CipherHw& select_hw(const CipherAlgo& algo, uint32_t features);
+// Looks an implementation up by name ("ref", ...); nullptr when absent.
+const CipherHw* find_hw(const CipherAlgo& algo, const char* name);
+
+// --- small shared helpers (out of line: safe to call from ISA files) -------
+
+// ctr += n as a big-endian integer of `len` bytes, modulo 2^(8*len).
+void ctr_add(uint8_t* ctr, size_t len, uint64_t n);
+// Generic CTR over an ECB encrypt hook, for reference paths and tails:
+// builds counter blocks in batches, encrypts them, XORs into out.
+void ctr_via_encrypt(void (*encrypt)(const void*, const uint8_t*, uint8_t*, size_t),
+                     const void* ks, size_t block_bytes, uint8_t* ctr,
+                     const uint8_t* in, uint8_t* out, size_t nblocks);
+// out[i] = in[i] ^ ks[i]
+void xor_bytes(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n);
+
+}  // namespace gpucrypto

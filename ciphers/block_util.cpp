@@ -1,0 +1,59 @@
+#include <cstring>
+
+#include "ciphers/block_cipher.h"
+
+namespace gpucrypto {
+
+const CipherHw& select_hw(const CipherAlgo& algo, uint32_t features) {
+  for (const CipherHw* hw : algo.impls) {
+    if ((hw->required & ~features) == 0) return *hw;
+  }
+  return *algo.impls.back();
+}
+
+const CipherHw* find_hw(const CipherAlgo& algo, const char* name) {
+  for (const CipherHw* hw : algo.impls) {
+    if (std::strcmp(hw->name, name) == 0) return hw;
+  }
+  return nullptr;
+}
+
+void ctr_add(uint8_t* ctr, size_t len, uint64_t n) {
+  // Byte-wise add with carry, constant time in the counter value.
+  unsigned carry = 0;
+  for (size_t i = len; i-- > 0;) {
+    unsigned sum = unsigned(ctr[i]) + unsigned(n & 0xff) + carry;
+    ctr[i] = uint8_t(sum);
+    carry = sum >> 8;
+    n >>= 8;
+  }
+}
+
+void xor_bytes(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = in[i] ^ ks[i];
+}
+
+void ctr_via_encrypt(void (*encrypt)(const void*, const uint8_t*, uint8_t*, size_t),
+                     const void* ks, size_t bs, uint8_t* ctr, const uint8_t* in,
+                     uint8_t* out, size_t nblocks) {
+  constexpr size_t kBatchBytes = 1024;
+  alignas(64) uint8_t buf[kBatchBytes];
+  const size_t per = kBatchBytes / bs;
+  while (nblocks > 0) {
+    const size_t n = nblocks < per ? nblocks : per;
+    for (size_t i = 0; i < n; ++i) {
+      std::memcpy(buf + i * bs, ctr, bs);
+      ctr_add(ctr, bs, 1);
+    }
+    encrypt(ks, buf, buf, n);
+    xor_bytes(out, in, buf, n * bs);
+    in += n * bs;
+    out += n * bs;
+    nblocks -= n;
+  }
+  // The keystream is secret-derived; do not leave it on the stack.
+  volatile uint8_t* p = buf;
+  for (size_t i = 0; i < sizeof buf; ++i) p[i] = 0;
+}
+
+}  // namespace gpucrypto

@@ -1,0 +1,167 @@
+#include "test/test_util.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "ciphers/cpu_features.h"
+
+namespace gpucrypto::test {
+
+Bytes hex(const std::string& s) {
+  Bytes out;
+  int hi = -1;
+  for (char c : s) {
+    int v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    else if (c == ' ' || c == '\n') continue;
+    else throw std::invalid_argument("bad hex digit");
+    if (hi < 0) {
+      hi = v;
+    } else {
+      out.push_back(uint8_t(hi << 4 | v));
+      hi = -1;
+    }
+  }
+  if (hi >= 0) throw std::invalid_argument("odd hex length");
+  return out;
+}
+
+std::string to_hex(const uint8_t* p, size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += d[p[i] >> 4];
+    s += d[p[i] & 15];
+  }
+  return s;
+}
+
+Bytes random_bytes(size_t n) {
+  Bytes b(n);
+  if (n != 0 && RAND_bytes(b.data(), int(n)) != 1) throw std::runtime_error("RAND_bytes");
+  return b;
+}
+
+std::vector<const CipherHw*> runnable_impls(const CipherAlgo& algo) {
+  std::vector<const CipherHw*> v;
+  const uint32_t f = cpu_features_detected();
+  for (const CipherHw* hw : algo.impls) {
+    if ((hw->required & ~f) == 0) v.push_back(hw);
+  }
+  return v;
+}
+
+KeySchedule::KeySchedule(const CipherHw& hw, const Bytes& key, bool with_decrypt)
+    : ks_(nullptr), size_(hw.ks_bytes) {
+  const size_t alloc = (size_ + 63) / 64 * 64;
+  ks_ = std::aligned_alloc(64, alloc == 0 ? 64 : alloc);
+  std::memset(ks_, 0, alloc == 0 ? 64 : alloc);
+  hw.setkey(ks_, key.data(), key.size(), with_decrypt);
+}
+
+KeySchedule::~KeySchedule() {
+  OPENSSL_cleanse(ks_, size_);
+  std::free(ks_);
+}
+
+Bytes ecb_encrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
+                  const Bytes& pt) {
+  if (pt.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
+  KeySchedule ks(hw, key, false);
+  Bytes out(pt.size());
+  hw.encrypt(ks.get(), pt.data(), out.data(), pt.size() / algo.block_bytes);
+  return out;
+}
+
+Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
+                  const Bytes& ct) {
+  if (ct.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
+  KeySchedule ks(hw, key, true);
+  Bytes out(ct.size());
+  hw.decrypt(ks.get(), ct.data(), out.data(), ct.size() / algo.block_bytes);
+  return out;
+}
+
+Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
+                const Bytes& in) {
+  const size_t bs = algo.block_bytes;
+  if (iv.size() != bs) throw std::invalid_argument("iv length");
+  KeySchedule ks(hw, key, false);
+  Bytes ctr = iv, out(in.size());
+  const size_t full = in.size() / bs;
+  hw.ctr(ks.get(), ctr.data(), in.data(), out.data(), full);
+  const size_t rest = in.size() - full * bs;
+  if (rest != 0) {
+    Bytes zero(bs, 0), stream(bs);
+    hw.ctr(ks.get(), ctr.data(), zero.data(), stream.data(), 1);
+    for (size_t i = 0; i < rest; ++i) out[full * bs + i] = in[full * bs + i] ^ stream[i];
+  }
+  return out;
+}
+
+std::string vectors_dir() {
+  const char* e = std::getenv("GPUCRYPTO_VECTORS_DIR");
+  return e != nullptr && *e != 0 ? e : GPUCRYPTO_VECTORS_DEFAULT;
+}
+
+std::string module_dir() {
+  const char* e = std::getenv("GPUCRYPTO_MODULE_DIR");
+  return e != nullptr && *e != 0 ? e : GPUCRYPTO_MODULE_DIR;
+}
+
+ProviderFixture::ProviderFixture() {
+  libctx_ = OSSL_LIB_CTX_new();
+  if (libctx_ == nullptr) return;
+  OSSL_PROVIDER_set_default_search_path(libctx_, module_dir().c_str());
+  gpu_ = OSSL_PROVIDER_load(libctx_, "gpucrypto");
+  def_ = OSSL_PROVIDER_load(libctx_, "default");
+}
+
+ProviderFixture::~ProviderFixture() {
+  if (gpu_ != nullptr) OSSL_PROVIDER_unload(gpu_);
+  if (def_ != nullptr) OSSL_PROVIDER_unload(def_);
+  OSSL_LIB_CTX_free(libctx_);
+}
+
+bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,
+               const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out, bool padding,
+               const std::vector<size_t>& chunks) {
+  EVP_CIPHER* c = EVP_CIPHER_fetch(libctx, cipher, propq);
+  if (c == nullptr) return false;
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  bool ok = ctx != nullptr &&
+            EVP_CipherInit_ex2(ctx, c, key.data(), iv.empty() ? nullptr : iv.data(), enc ? 1 : 0,
+                               nullptr) == 1 &&
+            EVP_CIPHER_CTX_set_padding(ctx, padding ? 1 : 0) == 1;
+  out->assign(in.size() + 2 * kMaxBlockBytes, 0);
+  size_t pos = 0, done = 0;
+  auto step = [&](size_t n) {
+    int outl = 0;
+    ok = ok && EVP_CipherUpdate(ctx, out->data() + done, &outl, in.data() + pos, int(n)) == 1;
+    if (ok) {
+      pos += n;
+      done += size_t(outl);
+    }
+  };
+  for (size_t c_len : chunks) {
+    if (pos + c_len > in.size()) break;
+    step(c_len);
+  }
+  if (pos < in.size()) step(in.size() - pos);
+  int outl = 0;
+  ok = ok && EVP_CipherFinal_ex(ctx, out->data() + done, &outl) == 1;
+  if (ok) done += size_t(outl);
+  out->resize(ok ? done : 0);
+  EVP_CIPHER_CTX_free(ctx);
+  EVP_CIPHER_free(c);
+  return ok;
+}
+
+}  // namespace gpucrypto::test

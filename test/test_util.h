@@ -1,0 +1,74 @@
+// Helpers shared by the tests: hex, random bytes, the set of cipher
+// implementations this CPU can run, and loading the built provider.
+#pragma once
+#include <openssl/provider.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ciphers/block_cipher.h"
+
+namespace gpucrypto::test {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes hex(const std::string& s);            // "0a1b" -> {0x0a, 0x1b}; spaces ignored
+std::string to_hex(const uint8_t* p, size_t n);
+inline std::string to_hex(const Bytes& b) { return to_hex(b.data(), b.size()); }
+Bytes random_bytes(size_t n);               // RAND_bytes from OpenSSL's default provider
+
+// Implementations of `algo` that the CPU running the test supports.
+std::vector<const CipherHw*> runnable_impls(const CipherAlgo& algo);
+
+// RAII key schedule for direct calls to a CipherHw in unit tests.
+class KeySchedule {
+ public:
+  KeySchedule(const CipherHw& hw, const Bytes& key, bool with_decrypt = true);
+  ~KeySchedule();
+  KeySchedule(const KeySchedule&) = delete;
+  KeySchedule& operator=(const KeySchedule&) = delete;
+  const void* get() const { return ks_; }
+
+ private:
+  void* ks_;
+  size_t size_;
+};
+
+// Encrypt/decrypt/ctr through a hw hook with std::vector in and out.
+// `in` must hold whole blocks of algo.block_bytes.
+Bytes ecb_encrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& pt);
+Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& ct);
+// CTR of any length: whole blocks through hw.ctr, a partial tail through one
+// more keystream block. `iv` is the first counter block.
+Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
+                const Bytes& in);
+
+// Directory with ../shared/vectors (GPUCRYPTO_VECTORS_DIR or the default).
+std::string vectors_dir();
+// Directory holding gpucrypto.so (GPUCRYPTO_MODULE_DIR or the build dir).
+std::string module_dir();
+
+// A library context with gpucrypto + default loaded; owned, freed on destruction.
+class ProviderFixture {
+ public:
+  ProviderFixture();
+  ~ProviderFixture();
+  ProviderFixture(const ProviderFixture&) = delete;
+  ProviderFixture& operator=(const ProviderFixture&) = delete;
+  OSSL_LIB_CTX* libctx() const { return libctx_; }
+  bool ok() const { return gpu_ != nullptr && def_ != nullptr; }
+
+ private:
+  OSSL_LIB_CTX* libctx_ = nullptr;
+  OSSL_PROVIDER* gpu_ = nullptr;
+  OSSL_PROVIDER* def_ = nullptr;
+};
+
+// One-shot EVP encrypt/decrypt (update in `chunks` pieces, then final);
+// returns false on any EVP error.
+bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,
+               const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out,
+               bool padding = true, const std::vector<size_t>& chunks = {});
+
+}  // namespace gpucrypto::test

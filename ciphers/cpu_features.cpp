@@ -1,6 +1,5 @@
 #include "ciphers/cpu_features.h"
 
-#include <atomic>
 #include <cpuid.h>
 
 namespace gpucrypto {
@@ -41,8 +40,6 @@ uint32_t detect() {
   return f;
 }
 
-std::atomic<Backend> g_cap{Backend::kAuto};
-
 }  // namespace
 
 uint32_t cpu_features_detected() {
@@ -80,13 +77,6 @@ uint32_t backend_feature_mask(Backend b) {
     case Backend::kAVX2: return kAllFeatures & ~kAVX512Family;
     default: return kAllFeatures;
   }
-}
-
-void set_backend_cap(Backend b) { g_cap.store(b, std::memory_order_relaxed); }
-Backend backend_cap() { return g_cap.load(std::memory_order_relaxed); }
-
-uint32_t cpu_features_active() {
-  return cpu_features_detected() & backend_feature_mask(backend_cap());
 }
 
 std::string cpu_features_string(uint32_t f) {

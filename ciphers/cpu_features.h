@@ -1,5 +1,6 @@
 // Runtime CPU feature detection, in one place. Every SIMD path is chosen from
-// these bits; GPUCRYPTO_BACKEND can cap them (ref < avx2 < avx512) for tests.
+// these bits; the `backend` setting (GPUCRYPTO_BACKEND) caps them
+// (ref < avx2 < avx512), per provider instance.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -39,12 +40,6 @@ bool parse_backend(const std::string& s, Backend* out);
 const char* backend_name(Backend b);
 // Feature mask allowed under a backend cap.
 uint32_t backend_feature_mask(Backend b);
-
-// The features the cipher selection uses right now: detected & the process-wide
-// cap (set once by the provider from its configuration).
-uint32_t cpu_features_active();
-void set_backend_cap(Backend b);
-Backend backend_cap();
 
 // "avx512f avx512bw ... gfni vaes" for diagnostics.
 std::string cpu_features_string(uint32_t features);

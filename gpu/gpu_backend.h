@@ -1,6 +1,7 @@
-// The CUDA back end as the dispatcher sees it. Built from gpu/ when nvcc is
-// available; otherwise gpu/no_gpu.cpp answers "no GPU". Every call is safe on
-// machines without a CUDA driver or device.
+// The CUDA back end as the dispatcher sees it. Every call is safe on machines
+// without a CUDA driver or device (the CUDA runtime is linked statically and
+// only asked at first use). Built without CUDA, the same interface answers
+// "no GPU" (gpu/no_gpu.cpp) — except for the test-only emulated device.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +22,7 @@ enum class Cipher {
 
 struct Job {
   Cipher cipher;
-  const uint8_t* key;  // raw key bytes (the device derives its own schedule)
+  const uint8_t* key;  // raw key bytes (the runtime derives the kernel schedule)
   size_t keylen;
   bool ctr_mode;       // false: ECB
   bool encrypt;        // ECB direction (ignored for CTR)
@@ -31,21 +32,77 @@ struct Job {
   size_t nblocks;
 };
 
-// Lazily initialises the runtime (never at provider load; again after fork()).
-// True when a usable device exists and the GPU was not disabled.
+// Lazily initialises the runtime (never at provider load; again in a child
+// after fork()). True when a usable device exists and the GPU was not disabled.
 bool usable();
 
-// Runs the job on the GPU(s). Returns true only when `out` holds the whole,
-// correct result; on false `out` was not written at all and the caller must
-// compute the job on the CPU. Repeated failures disable the GPU for the
-// process (one warning on stderr).
+// Runs the job on the GPU(s) and returns how many leading blocks of `out`
+// now hold the correct result: nblocks on success, fewer when a CUDA error
+// (allocation, copy, launch, sync) stopped the work. Blocks past the returned
+// count are untouched — with in == out they still hold the input — so the
+// caller finishes them on the CPU: blocks [done, nblocks), and for CTR the
+// counter ctr + done. Repeated failures disable the GPU for the process with
+// one warning on stderr. Safe to call from several threads (jobs serialise).
+size_t run_blocks(const Job& job);
+
+// run_blocks(job) == job.nblocks. On false, `out` may already hold a correct
+// prefix (see run_blocks): callers that work in place must use run_blocks.
 bool run(const Job& job);
 
-// Minimum job size in bytes where the GPU pays off (measured on first use);
+// Minimum job size in bytes where the GPU pays off: the override when one is
+// set, else measured on first use (copy bandwidth and kernel throughput);
 // SIZE_MAX when unusable.
 size_t min_bytes();
+// Configuration override for min_bytes() (`gpu_min_bytes` /
+// GPUCRYPTO_GPU_MIN_BYTES); 0 goes back to the measured value.
+void set_min_bytes(size_t bytes);
 
-// One line for diagnostics: "none (no CUDA driver)", "1 x NVIDIA H200 (sm_90)", ...
+// What the first-use measurement found (zeros before it ran or without GPU).
+struct Calibration {
+  double latency_us;         // fixed cost of one job (launch + sync)
+  double bytes_per_second;   // end-to-end throughput of a large job
+};
+Calibration calibration();
+
+// One line for diagnostics: "none (no CUDA driver)", "1 x NVIDIA H200 (sm_90)",
+// "emulated on the CPU (test aid, not a GPU)", ...
 std::string describe();
+
+// Frees streams, pinned buffers and device memory (provider teardown). The
+// next call initialises again. Nothing is freed at process exit otherwise:
+// by then the statically linked CUDA runtime may already be torn down.
+void shutdown();
+
+// Counters for diagnostics and tests.
+struct Stats {
+  uint64_t jobs;           // run_blocks calls that reached a device
+  uint64_t failed_jobs;    // of those, how many stopped on an error
+  uint64_t warnings;       // "GPU disabled" warnings printed (0 or 1 per init)
+  bool disabled;           // disabled after repeated errors
+  bool emulated;           // the device is the host grid emulator (test aid)
+};
+Stats stats();
+
+// Test aids. The fault-injection switch is the environment variable
+// GPUCRYPTO_GPU_FAULT, read at (re)initialisation:
+//   GPUCRYPTO_GPU_FAULT = item[,item...]
+//   item = emulate[:D]            use D (default 1) emulated devices: the
+//                                 runtime's copies and launches run on the
+//                                 host grid emulator instead of CUDA;
+//        | alloc|h2d|launch|d2h|sync[:N]
+//                                 make that step fail, the first N times
+//                                 (default: every time);
+//        | alloc|h2d|launch|d2h|sync@N
+//                                 make only the N-th call of that step fail.
+// A malformed value disables the GPU with a message on stderr.
+// Never set it in production: an emulated device computes on the CPU, slowly.
+namespace testing {
+// Forgets all state and initialises again on the next call (re-reads the
+// environment).
+void reset();
+// Bytes per pipeline chunk (default 8 MiB); small values exercise chunking
+// and stream reuse with small buffers.
+void set_chunk_bytes(size_t bytes);
+}  // namespace testing
 
 }  // namespace gpucrypto::gpu

@@ -6,6 +6,8 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/types.h>
 
+#include "provider/dispatch/config.h"
+
 namespace gpucrypto {
 
 struct ProvCtx {
@@ -13,6 +15,8 @@ struct ProvCtx {
   // Child library context: fetches from other providers loaded in the
   // application's context (e.g. SHA3 from the default provider).
   OSSL_LIB_CTX* libctx = nullptr;
+  // Effective configuration of this provider instance (read-only after init).
+  EngineConfig config;
 };
 
 // Error reasons. Keep in sync with the strings in provider/errors.cpp.

@@ -57,6 +57,7 @@ class ProviderFixture {
   ProviderFixture(const ProviderFixture&) = delete;
   ProviderFixture& operator=(const ProviderFixture&) = delete;
   OSSL_LIB_CTX* libctx() const { return libctx_; }
+  OSSL_PROVIDER* provider() const { return gpu_; }
   bool ok() const { return gpu_ != nullptr && def_ != nullptr; }
 
  private:

@@ -1,0 +1,565 @@
+#include "provider/cipher_generic.h"
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "provider/dispatch/dispatcher.h"
+#include "provider/provctx.h"
+
+namespace gpucrypto {
+namespace {
+
+constexpr size_t kMaxKeyBytes = 64;
+
+struct CipherCtx {
+  const ProvCtx* prov = nullptr;
+  const CipherDesc* desc = nullptr;
+  const CipherAlgo* algo = nullptr;
+  const CipherHw* hw = nullptr;
+  void* ks = nullptr;  // hw->ks_bytes, 64-byte aligned
+  size_t ks_size = 0;
+  uint8_t key[kMaxKeyBytes] = {};  // raw key, for the GPU hand-off
+  size_t keylen = 0;
+  bool key_set = false;
+  bool has_dec_keys = false;
+  bool enc = true;
+  bool pad = true;
+  uint8_t oiv[kMaxBlockBytes] = {};  // IV as given at init
+  uint8_t ctr[kMaxBlockBytes] = {};  // CTR: next counter block
+  uint8_t buf[kMaxBlockBytes] = {};  // ECB: partial block; CTR: current keystream block
+  size_t bufsz = 0;                  // ECB: bytes in buf
+  size_t num = 0;                    // CTR: keystream bytes of buf already used
+
+  size_t bs() const { return algo->block_bytes; }
+};
+
+void wipe_ks(CipherCtx* c) {
+  if (c->ks != nullptr) {
+    OPENSSL_cleanse(c->ks, c->ks_size);
+    std::free(c->ks);
+  }
+  c->ks = nullptr;
+  c->ks_size = 0;
+}
+
+void* alloc_ks(size_t n) {
+  const size_t rounded = (n + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+  if (p != nullptr) std::memset(p, 0, rounded == 0 ? 64 : rounded);
+  return p;
+}
+
+// True when [out, out+len) and [in, in+len) overlap without being equal.
+bool partially_overlapping(const void* out, const void* in, size_t len) {
+  const uintptr_t o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
+  if (len == 0 || o == i) return false;
+  return o < i ? i - o < len : o - i < len;
+}
+
+CipherJob make_job(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  CipherJob j{c->hw, c->ks, c->bs(), c->desc->mode == Mode::kCTR, c->enc, c->ctr, in, out,
+              nblocks, c->desc->gpu, c->key, c->keylen};
+  return j;
+}
+
+void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  if (nblocks == 0) return;
+  dispatch(make_job(c, in, out, nblocks), c->prov->config);
+}
+
+// Fresh keystream block for counter ctr-1 (used when `num` is set by a caller
+// resuming a stream) or for ctr (advancing it): buf = E(counter).
+void keystream_block(CipherCtx* c) {
+  uint8_t zero[kMaxBlockBytes] = {};
+  c->hw->ctr(c->ks, c->ctr, zero, c->buf, 1);
+}
+
+int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+            size_t ivlen, const OSSL_PARAM params[], bool enc);
+int set_ctx_params(void* vctx, const OSSL_PARAM params[]);
+
+// --- lifecycle ---------------------------------------------------------------
+
+void freectx(void* vctx) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  if (c == nullptr) return;
+  wipe_ks(c);
+  OPENSSL_cleanse(c, sizeof *c);
+  delete c;
+}
+
+void* dupctx(void* vctx) {
+  auto* src = static_cast<CipherCtx*>(vctx);
+  auto* c = new (std::nothrow) CipherCtx(*src);
+  if (c == nullptr) {
+    GPUC_RAISE(src->prov, kErrMalloc);
+    return nullptr;
+  }
+  c->ks = nullptr;
+  c->ks_size = 0;
+  if (src->ks != nullptr) {
+    c->ks = alloc_ks(src->ks_size);
+    if (c->ks == nullptr) {
+      OPENSSL_cleanse(c, sizeof *c);
+      delete c;
+      GPUC_RAISE(src->prov, kErrMalloc);
+      return nullptr;
+    }
+    std::memcpy(c->ks, src->ks, src->ks_size);
+    c->ks_size = src->ks_size;
+  }
+  return c;
+}
+
+int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+            size_t ivlen, const OSSL_PARAM params[], bool enc) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  c->enc = enc;
+  c->bufsz = 0;
+  c->num = 0;
+  if (iv != nullptr && c->desc->mode == Mode::kCTR) {
+    if (ivlen != c->bs()) {
+      GPUC_RAISE(c->prov, kErrWrongIvLength, "%s needs a %zu-byte IV, got %zu",
+                 c->algo->name, c->bs(), ivlen);
+      return 0;
+    }
+    std::memcpy(c->oiv, iv, ivlen);
+  }
+  // A new IV, or a re-init without one, restarts the counter at the IV.
+  std::memcpy(c->ctr, c->oiv, c->bs());
+  if (key != nullptr) {
+    if (keylen != c->algo->key_bytes) {
+      GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s needs a %zu-byte key, got %zu",
+                 c->algo->name, c->algo->key_bytes, keylen);
+      return 0;
+    }
+    const CipherHw& hw = select_hw(*c->algo, c->prov->config.features());
+    if (c->ks == nullptr || c->ks_size != hw.ks_bytes) {
+      wipe_ks(c);
+      c->ks = alloc_ks(hw.ks_bytes);
+      if (c->ks == nullptr) {
+        GPUC_RAISE(c->prov, kErrMalloc);
+        return 0;
+      }
+      c->ks_size = hw.ks_bytes;
+    } else {
+      OPENSSL_cleanse(c->ks, c->ks_size);  // re-key: no trace of the old schedule
+    }
+    c->hw = &hw;
+    c->has_dec_keys = c->desc->mode == Mode::kECB && !enc;
+    hw.setkey(c->ks, key, keylen, c->has_dec_keys);
+    OPENSSL_cleanse(c->key, sizeof c->key);
+    std::memcpy(c->key, key, keylen);
+    c->keylen = keylen;
+    c->key_set = true;
+  } else if (c->key_set && c->desc->mode == Mode::kECB && !enc && !c->has_dec_keys) {
+    // Switching an encrypt context to decrypt with the same key.
+    c->hw->setkey(c->ks, c->key, c->keylen, true);
+    c->has_dec_keys = true;
+  }
+  return set_ctx_params(c, params);
+}
+
+int einit(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+          size_t ivlen, const OSSL_PARAM params[]) {
+  return do_init(vctx, key, keylen, iv, ivlen, params, true);
+}
+
+int dinit(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+          size_t ivlen, const OSSL_PARAM params[]) {
+  return do_init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
+// Common argument checks of update/cipher.
+bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* in, size_t inl,
+                  size_t out_shift) {
+  if (!c->key_set) {
+    GPUC_RAISE(c->prov, kErrNoKeySet, "%s: set a key with EVP_CipherInit before update",
+               c->algo->name);
+    return false;
+  }
+  if (inl == 0) return true;
+  if (out == nullptr || in == nullptr) {
+    GPUC_RAISE(c->prov, kErrNullOutput);
+    return false;
+  }
+  if (inl > SIZE_MAX / 2 || reinterpret_cast<uintptr_t>(in) + inl < reinterpret_cast<uintptr_t>(in)) {
+    GPUC_RAISE(c->prov, kErrLengthOverflow, "input length %zu", inl);
+    return false;
+  }
+  if (partially_overlapping(out + out_shift, in, inl)) {
+    GPUC_RAISE(c->prov, kErrOverlap);
+    return false;
+  }
+  return true;
+}
+
+// --- ECB ---------------------------------------------------------------------
+
+int ecb_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
+               const unsigned char* in, size_t inl) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  const size_t bs = c->bs();
+  *outl = 0;
+  // With bytes buffered, output runs bufsz bytes behind input: "in place" is
+  // out + bufsz == in.
+  if (!check_update(c, out, in, inl, c->bufsz)) return 0;
+  if (inl == 0) return 1;
+  size_t produced = 0;
+  if (c->bufsz != 0) {
+    const size_t take = inl < bs - c->bufsz ? inl : bs - c->bufsz;
+    std::memcpy(c->buf + c->bufsz, in, take);
+    c->bufsz += take;
+    in += take;
+    inl -= take;
+  }
+  // Decrypting with padding: hold the last full block back for final().
+  const bool hold = !c->enc && c->pad;
+  if (c->bufsz == bs && (!hold || inl > 0)) {
+    if (outsize < bs) {
+      GPUC_RAISE(c->prov, kErrOutputTooSmall);
+      return 0;
+    }
+    run(c, c->buf, out, 1);
+    c->bufsz = 0;
+    produced = bs;
+    out += bs;
+  }
+  size_t blocks = inl / bs;
+  if (hold && blocks > 0 && blocks * bs == inl) --blocks;
+  if (blocks > 0) {
+    if (outsize - produced < blocks * bs) {
+      GPUC_RAISE(c->prov, kErrOutputTooSmall, "need %zu bytes, have %zu", produced + blocks * bs,
+                 outsize);
+      return 0;
+    }
+    run(c, in, out, blocks);
+    produced += blocks * bs;
+    in += blocks * bs;
+    inl -= blocks * bs;
+  }
+  if (inl != 0) {  // at most one block remains to buffer
+    std::memcpy(c->buf + c->bufsz, in, inl);
+    c->bufsz += inl;
+  }
+  *outl = produced;
+  return 1;
+}
+
+int ecb_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  const size_t bs = c->bs();
+  *outl = 0;
+  if (!c->key_set) {
+    GPUC_RAISE(c->prov, kErrNoKeySet);
+    return 0;
+  }
+  if (c->enc) {
+    if (c->pad) {
+      const uint8_t padv = uint8_t(bs - c->bufsz);
+      std::memset(c->buf + c->bufsz, padv, bs - c->bufsz);
+      c->bufsz = bs;
+    } else if (c->bufsz == 0) {
+      return 1;
+    } else if (c->bufsz != bs) {
+      GPUC_RAISE(c->prov, kErrWrongFinalBlockLength,
+                 "%zu bytes left over with padding disabled (block size %zu)", c->bufsz, bs);
+      return 0;
+    }
+    if (out == nullptr || outsize < bs) {
+      GPUC_RAISE(c->prov, kErrOutputTooSmall);
+      return 0;
+    }
+    run(c, c->buf, out, 1);
+    c->bufsz = 0;
+    *outl = bs;
+    return 1;
+  }
+  if (c->bufsz != bs) {
+    if (c->bufsz == 0 && !c->pad) return 1;
+    GPUC_RAISE(c->prov, kErrWrongFinalBlockLength,
+               "ciphertext length is not a multiple of the block size (%zu)", bs);
+    return 0;
+  }
+  uint8_t block[kMaxBlockBytes];
+  run(c, c->buf, block, 1);
+  c->bufsz = 0;
+  size_t len = bs;
+  if (c->pad) {
+    // Check PKCS#7 without branching on the plaintext bytes.
+    const unsigned padv = block[bs - 1];
+    unsigned bad = unsigned(padv == 0) | unsigned(padv > bs);
+    for (size_t i = 0; i < bs; ++i) {
+      const unsigned in_pad = unsigned(i >= bs - padv);  // padv <= bs checked via `bad`
+      bad |= in_pad & unsigned(block[i] != padv);
+    }
+    if (bad != 0) {
+      OPENSSL_cleanse(block, sizeof block);
+      GPUC_RAISE(c->prov, kErrBadDecrypt);
+      return 0;
+    }
+    len = bs - padv;
+  }
+  if (len > 0 && (out == nullptr || outsize < len)) {
+    OPENSSL_cleanse(block, sizeof block);
+    GPUC_RAISE(c->prov, kErrOutputTooSmall);
+    return 0;
+  }
+  if (len > 0) std::memcpy(out, block, len);
+  OPENSSL_cleanse(block, sizeof block);
+  *outl = len;
+  return 1;
+}
+
+// --- CTR ---------------------------------------------------------------------
+
+int ctr_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
+               const unsigned char* in, size_t inl) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  const size_t bs = c->bs();
+  *outl = 0;
+  if (!check_update(c, out, in, inl, 0)) return 0;
+  if (inl == 0) return 1;
+  if (outsize < inl) {
+    GPUC_RAISE(c->prov, kErrOutputTooSmall, "need %zu bytes, have %zu", inl, outsize);
+    return 0;
+  }
+  size_t done = 0;
+  while (c->num != 0 && done < inl) {  // leftover keystream from the last call
+    out[done] = in[done] ^ c->buf[c->num];
+    ++done;
+    c->num = (c->num + 1) % bs;
+  }
+  const size_t blocks = (inl - done) / bs;
+  run(c, in + done, out + done, blocks);
+  done += blocks * bs;
+  if (done < inl) {
+    keystream_block(c);
+    for (; done < inl; ++done) out[done] = in[done] ^ c->buf[c->num++];
+  }
+  *outl = inl;
+  return 1;
+}
+
+int ctr_final(void* vctx, unsigned char*, size_t* outl, size_t) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  *outl = 0;
+  if (!c->key_set) {
+    GPUC_RAISE(c->prov, kErrNoKeySet);
+    return 0;
+  }
+  return 1;
+}
+
+int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
+           size_t inl) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  return c->desc->mode == Mode::kCTR ? ctr_update(vctx, out, outl, outsize, in, inl)
+                                     : ecb_update(vctx, out, outl, outsize, in, inl);
+}
+
+int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  return c->desc->mode == Mode::kCTR ? ctr_final(vctx, out, outl, outsize)
+                                     : ecb_final(vctx, out, outl, outsize);
+}
+
+// EVP_Cipher(): one shot, no padding logic; ECB needs whole blocks.
+int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
+           size_t inl) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  if (c->desc->mode == Mode::kCTR) return ctr_update(vctx, out, outl, outsize, in, inl);
+  *outl = 0;
+  if (!check_update(c, out, in, inl, 0)) return 0;
+  if (inl % c->bs() != 0) {
+    GPUC_RAISE(c->prov, kErrWrongFinalBlockLength, "EVP_Cipher on ECB needs whole blocks");
+    return 0;
+  }
+  if (outsize < inl) {
+    GPUC_RAISE(c->prov, kErrOutputTooSmall);
+    return 0;
+  }
+  run(c, in, out, inl / c->bs());
+  *outl = inl;
+  return 1;
+}
+
+// --- params ------------------------------------------------------------------
+
+int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  OSSL_PARAM* p;
+  const size_t ivlen = c->desc->mode == Mode::kCTR ? c->bs() : 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, ivlen))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, c->desc->mode == Mode::kCTR ? 1 : c->bs()))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
+      !OSSL_PARAM_set_uint(p, c->desc->mode == Mode::kCTR ? EVP_CIPH_CTR_MODE : EVP_CIPH_ECB_MODE))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
+      !OSSL_PARAM_set_uint(p, c->pad ? 1 : 0))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
+      !OSSL_PARAM_set_uint(p, unsigned(c->num)))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
+      !OSSL_PARAM_set_octet_string(p, c->oiv, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->oiv, ivlen))
+    goto bad;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
+      !OSSL_PARAM_set_octet_string(p, c->ctr, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->ctr, ivlen))
+    goto bad;
+  return 1;
+bad:
+  GPUC_RAISE(c->prov, kErrBadParam, "cannot return parameter '%s'", p->key);
+  return 0;
+}
+
+int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  if (params == nullptr) return 1;
+  const OSSL_PARAM* p;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr) {
+    unsigned v;
+    if (!OSSL_PARAM_get_uint(p, &v)) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'padding' must be an unsigned integer");
+      return 0;
+    }
+    c->pad = v != 0;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
+    unsigned v;
+    if (!OSSL_PARAM_get_uint(p, &v) || v >= c->bs() || c->desc->mode != Mode::kCTR) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be below the block size, CTR only");
+      return 0;
+    }
+    if (v != 0 && c->key_set) {
+      // Resuming a stream: regenerate the keystream of the block before ctr.
+      uint8_t prev[kMaxBlockBytes];
+      std::memcpy(prev, c->ctr, c->bs());
+      ctr_add(prev, c->bs(), ~uint64_t(0));  // ctr - 1 (mod 2^64 carry covers the block)
+      std::memcpy(c->ctr, prev, c->bs());
+      keystream_block(c);  // buf = E(ctr-1), ctr restored by the advance
+    }
+    c->num = v;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    size_t v;
+    if (!OSSL_PARAM_get_size_t(p, &v) || v != c->algo->key_bytes) {
+      GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s has a fixed %zu-byte key", c->algo->name,
+                 c->algo->key_bytes);
+      return 0;
+    }
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+    size_t v;
+    const size_t ivlen = c->desc->mode == Mode::kCTR ? c->bs() : 0;
+    if (!OSSL_PARAM_get_size_t(p, &v) || v != ivlen) {
+      GPUC_RAISE(c->prov, kErrWrongIvLength, "%s has a fixed %zu-byte IV", c->algo->name, ivlen);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+const OSSL_PARAM kCtxGettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
+    OSSL_PARAM_END};
+
+const OSSL_PARAM kCtxSettable[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_END};
+
+const OSSL_PARAM kGettable[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
+    OSSL_PARAM_END};
+
+const OSSL_PARAM* ctx_gettable(void*, void*) { return kCtxGettable; }
+const OSSL_PARAM* ctx_settable(void*, void*) { return kCtxSettable; }
+const OSSL_PARAM* gettable(void*) { return kGettable; }
+
+// Algorithm-level parameters, as OpenSSL's ossl_cipher_generic_get_params.
+int get_params_for(const CipherDesc* d, OSSL_PARAM params[]) {
+  const CipherAlgo& a = d->algo();
+  const bool ctr = d->mode == Mode::kCTR;
+  OSSL_PARAM* p;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
+      !OSSL_PARAM_set_uint(p, ctr ? EVP_CIPH_CTR_MODE : EVP_CIPH_ECB_MODE))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, a.key_bytes))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, ctr ? a.block_bytes : 0))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
+      !OSSL_PARAM_set_size_t(p, ctr ? 1 : a.block_bytes))
+    return 0;
+  for (const char* flag : {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CUSTOM_IV,
+                           OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
+                           OSSL_CIPHER_PARAM_HAS_RAND_KEY}) {
+    if ((p = OSSL_PARAM_locate(params, flag)) != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
+  }
+  return 1;
+}
+
+void* newctx_for(void* provctx, const CipherDesc* d) {
+  auto* c = new (std::nothrow) CipherCtx;
+  if (c == nullptr) return nullptr;
+  c->prov = static_cast<const ProvCtx*>(provctx);
+  c->desc = d;
+  c->algo = &d->algo();
+  return c;
+}
+
+}  // namespace
+
+void* cipher_newctx(void* provctx, const CipherDesc* d) { return newctx_for(provctx, d); }
+int cipher_get_params(const CipherDesc* d, OSSL_PARAM params[]) { return get_params_for(d, params); }
+
+const OSSL_DISPATCH kCipherCommonFunctions[] = {
+    {OSSL_FUNC_CIPHER_FREECTX, reinterpret_cast<void (*)()>(&freectx)},
+    {OSSL_FUNC_CIPHER_DUPCTX, reinterpret_cast<void (*)()>(&dupctx)},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, reinterpret_cast<void (*)()>(&einit)},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, reinterpret_cast<void (*)()>(&dinit)},
+    {OSSL_FUNC_CIPHER_UPDATE, reinterpret_cast<void (*)()>(&update)},
+    {OSSL_FUNC_CIPHER_FINAL, reinterpret_cast<void (*)()>(&final)},
+    {OSSL_FUNC_CIPHER_CIPHER, reinterpret_cast<void (*)()>(&cipher)},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, reinterpret_cast<void (*)()>(&get_ctx_params)},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, reinterpret_cast<void (*)()>(&set_ctx_params)},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, reinterpret_cast<void (*)()>(&gettable)},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, reinterpret_cast<void (*)()>(&ctx_gettable)},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, reinterpret_cast<void (*)()>(&ctx_settable)},
+    {0, nullptr}};
+
+}  // namespace gpucrypto

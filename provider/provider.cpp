@@ -1,0 +1,159 @@
+// Provider entry point: OSSL_provider_init, query_operation, get_params,
+// teardown and configuration.
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include <atomic>
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "ciphers/cpu_features.h"
+#include "gpu/gpu_backend.h"
+#include "provider/cipher_table.h"
+#include "provider/dispatch/thread_pool.h"
+#include "provider/kem_algorithms.h"
+#include "provider/provctx.h"
+
+#ifndef GPUCRYPTO_VERSION
+#define GPUCRYPTO_VERSION "0.0.0"
+#endif
+
+namespace gpucrypto {
+namespace {
+
+OSSL_FUNC_core_get_params_fn* c_get_params = nullptr;
+// Live provider instances (one per library context that loaded us); the
+// shared thread pool is joined when the last one goes.
+std::atomic<int> g_instances{0};
+
+constexpr const char* kConfigKeys[] = {"backend", "threads", "mt_min_bytes", "gpu_min_bytes",
+                                       "log"};
+
+// Reads the provider section keys of openssl.cnf, then the environment.
+// Returns an error message, empty on success.
+std::string load_config(const OSSL_CORE_HANDLE* handle, EngineConfig* cfg) {
+  if (c_get_params != nullptr) {
+    const char* vals[std::size(kConfigKeys)] = {};
+    OSSL_PARAM params[std::size(kConfigKeys) + 1];
+    for (size_t i = 0; i < std::size(kConfigKeys); ++i)
+      params[i] = OSSL_PARAM_construct_utf8_ptr(kConfigKeys[i], const_cast<char**>(&vals[i]), 0);
+    params[std::size(kConfigKeys)] = OSSL_PARAM_construct_end();
+    if (!c_get_params(handle, params)) return "gpucrypto: cannot read provider configuration";
+    for (size_t i = 0; i < std::size(kConfigKeys); ++i) {
+      if (vals[i] == nullptr) continue;
+      std::string err = config_set(cfg, kConfigKeys[i], vals[i]);
+      if (!err.empty()) return err + " in the provider's openssl.cnf section";
+    }
+  }
+  return config_apply_env(cfg);
+}
+
+std::string buildinfo(const ProvCtx* p) {
+  const uint32_t f = p->config.features();
+  return std::string("gpucrypto ") + GPUCRYPTO_VERSION + "; cpu: " +
+         cpu_features_string(cpu_features_detected()) + "; active: " + cpu_features_string(f) +
+         "; " + config_describe(p->config) + "; gpu: " + gpu::describe();
+}
+
+const OSSL_PARAM kGettable[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, nullptr, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, nullptr, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, nullptr, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, nullptr, 0),
+    OSSL_PARAM_END};
+
+const OSSL_PARAM* gettable_params(void*) { return kGettable; }
+
+int get_params(void* vprov, OSSL_PARAM params[]) {
+  auto* p = static_cast<ProvCtx*>(vprov);
+  OSSL_PARAM* q;
+  if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
+      !OSSL_PARAM_set_utf8_ptr(q, "gpucrypto: bulk ciphers (SKINNY, SM4, RECTANGLE, AES, Rijndael) and KEMs"))
+    return 0;
+  if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
+      !OSSL_PARAM_set_utf8_ptr(q, GPUCRYPTO_VERSION))
+    return 0;
+  if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr) {
+    // Computed on demand: it names the GPU, and the GPU runtime starts lazily.
+    static thread_local std::string info;
+    info = buildinfo(p);
+    if (!OSSL_PARAM_set_utf8_ptr(q, info.c_str())) return 0;
+  }
+  if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
+      !OSSL_PARAM_set_int(q, 1))
+    return 0;
+  return 1;
+}
+
+const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) {
+  *no_cache = 0;
+  switch (operation_id) {
+    case OSSL_OP_CIPHER:
+      return cipher_algorithms();
+    case OSSL_OP_KEYMGMT:
+    case OSSL_OP_KEM:
+    case OSSL_OP_ENCODER:
+    case OSSL_OP_DECODER:
+      return kem_algorithms(operation_id);
+    default:
+      return nullptr;
+  }
+}
+
+const OSSL_ITEM* get_reason_strings(void*) { return reason_strings(); }
+
+void teardown(void* vprov) {
+  auto* p = static_cast<ProvCtx*>(vprov);
+  OSSL_LIB_CTX_free(p->libctx);
+  delete p;
+  if (g_instances.fetch_sub(1) == 1) ThreadPool::shutdown();
+}
+
+using Fn = void (*)();
+const OSSL_DISPATCH kProviderFunctions[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, reinterpret_cast<Fn>(&teardown)},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, reinterpret_cast<Fn>(&gettable_params)},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, reinterpret_cast<Fn>(&get_params)},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, reinterpret_cast<Fn>(&query_operation)},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, reinterpret_cast<Fn>(&get_reason_strings)},
+    {0, nullptr}};
+
+}  // namespace
+}  // namespace gpucrypto
+
+extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
+    const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
+    void** provctx) {
+  using namespace gpucrypto;
+  errors_init(in);
+  for (const OSSL_DISPATCH* d = in; d->function_id != 0; ++d) {
+    if (d->function_id == OSSL_FUNC_CORE_GET_PARAMS) c_get_params = OSSL_FUNC_core_get_params(d);
+  }
+  auto* p = new (std::nothrow) ProvCtx;
+  if (p == nullptr) return 0;
+  p->handle = handle;
+  const std::string err = load_config(handle, &p->config);
+  if (!err.empty()) {
+    // Both: the error queue for programs, stderr for `openssl` users whose
+    // command fails with only "unable to load provider".
+    GPUC_RAISE(p, kErrConfig, "%s", err.c_str());
+    std::fprintf(stderr, "%s\n", err.c_str());
+    delete p;
+    return 0;
+  }
+  p->libctx = OSSL_LIB_CTX_new_child(handle, in);
+  if (p->libctx == nullptr) {
+    GPUC_RAISE(p, kErrInternal, "cannot create a child library context");
+    delete p;
+    return 0;
+  }
+  ThreadPool::configure(p->config.threads);
+  g_instances.fetch_add(1);
+  *out = kProviderFunctions;
+  *provctx = p;
+  return 1;
+}

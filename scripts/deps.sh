@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the build needs (as root), or prints the one
+# apt line to run. Sourced by demo.sh and test.sh.
+GPUCRYPTO_PKGS=(build-essential cmake pkg-config openssl libssl-dev libgtest-dev googletest
+                libbenchmark-dev xxd)
+gpucrypto_deps() {
+  local missing=() p
+  for p in "${GPUCRYPTO_PKGS[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing: ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "Missing packages. Run:  sudo apt-get install -y ${missing[*]}" >&2
+    return 1
+  fi
+}
+# CUDA is optional; use nvcc where the toolkit put it even if it is not on PATH.
+gpucrypto_cmake_args() {
+  if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo "-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc"
+  fi
+}

@@ -1,0 +1,197 @@
+// The dispatcher, thread pool and configuration, below the EVP layer.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+
+#include "ciphers/rijndael/rijndael.h"
+#include "ciphers/sm4/sm4.h"
+#include "provider/dispatch/config.h"
+#include "provider/dispatch/dispatcher.h"
+#include "provider/dispatch/thread_pool.h"
+#include "test/test_util.h"
+
+namespace gpucrypto::test {
+namespace {
+
+CipherJob mk(const CipherHw* hw, const void* ks, size_t bs, bool ctr_mode, bool encrypt,
+             uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  CipherJob j{};
+  j.hw = hw;
+  j.ks = ks;
+  j.block_bytes = bs;
+  j.ctr_mode = ctr_mode;
+  j.encrypt = encrypt;
+  j.ctr = ctr;
+  j.in = in;
+  j.out = out;
+  j.nblocks = nblocks;
+  return j;
+}
+
+TEST(ThreadPool, CoversEveryItemExactlyOnce) {
+  auto& pool = ThreadPool::instance();
+  for (size_t parts : {0, 1, 2, 3, 7, 64}) {
+    for (size_t n : {1, 2, 5, 100, 1001}) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.parallel_for(n, 1, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) hits[i]++;
+      }, parts);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << "n " << n << " parts " << parts;
+    }
+  }
+}
+
+TEST(ThreadPool, ManyCallersAtOnceFinish) {
+  std::vector<std::thread> callers;
+  std::atomic<size_t> total{0};
+  for (int t = 0; t < 16; ++t) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        ThreadPool::instance().parallel_for(1000, 10, [&](size_t b, size_t e) { total += e - b; });
+      }
+    });
+  }
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(total.load(), size_t(16 * 200 * 1000));
+}
+
+// A job's output must not depend on how it is split: every split point,
+// including ones inside a counter carry, gives the single-call result.
+TEST(Dispatcher, AnySplitIsByteIdentical) {
+  const CipherAlgo& algo = sm4();
+  const CipherHw& hw = select_hw(algo, cpu_features_detected());
+  Bytes key = random_bytes(16);
+  KeySchedule ks(hw, key);
+  const size_t nblocks = 300;
+  Bytes in = random_bytes(nblocks * 16);
+  Bytes iv = hex("00000000000000ffffffffffffffff80");  // carries through 9 bytes at block 128
+  Bytes want(in.size());
+  {
+    Bytes ctr = iv;
+    hw.ctr(ks.get(), ctr.data(), in.data(), want.data(), nblocks);
+  }
+  for (size_t split : {size_t(1), size_t(127), size_t(128), size_t(129), size_t(299)}) {
+    Bytes out(in.size()), ctr = iv;
+    CipherJob job = mk(&hw, ks.get(), 16, true, true, ctr.data(), in.data(), out.data(), nblocks);
+    run_blocks(job, 0, split);
+    run_blocks(job, split, nblocks - split);
+    EXPECT_EQ(out, want) << "split at " << split;
+  }
+}
+
+TEST(Dispatcher, PoolWith1_2_7ThreadsIsByteIdentical) {
+  for (const CipherAlgo* algo : {&sm4(), &aes128()}) {
+    const CipherHw& hw = select_hw(*algo, cpu_features_detected());
+    Bytes key = random_bytes(algo->key_bytes);
+    KeySchedule ks(hw, key);
+    const size_t nblocks = (1 << 20) / 16 + 3;
+    Bytes in = random_bytes(nblocks * 16), iv(16, 0xff);
+    iv[15] = 0x00;
+    Bytes want(in.size()), ctr = iv;
+    hw.ctr(ks.get(), ctr.data(), in.data(), want.data(), nblocks);
+    for (size_t threads : {1, 2, 7}) {
+      EngineConfig cfg;
+      cfg.threads = threads;
+      cfg.mt_min_bytes = 0;
+      Bytes out(in.size()), c = iv;
+      CipherJob job = mk(&hw, ks.get(), 16, true, true, c.data(), in.data(), out.data(), nblocks);
+      const Served s = dispatch(job, cfg);
+      EXPECT_EQ(s, threads == 1 ? Served::kCallingThread : Served::kThreadPool);
+      EXPECT_EQ(out, want) << algo->name << " threads " << threads;
+      EXPECT_EQ(c, ctr) << "counter after the call";
+      // ECB too, decrypting what the pool encrypted.
+      Bytes ecb(in.size()), back(in.size());
+      CipherJob e = mk(&hw, ks.get(), 16, false, true, nullptr, in.data(), ecb.data(), nblocks);
+      dispatch(e, cfg);
+      CipherJob d = mk(&hw, ks.get(), 16, false, false, nullptr, ecb.data(), back.data(), nblocks);
+      dispatch(d, cfg);
+      EXPECT_EQ(back, in);
+    }
+  }
+}
+
+TEST(Dispatcher, SmallCallsStayOnTheCallingThread) {
+  const CipherHw& hw = select_hw(sm4(), cpu_features_detected());
+  KeySchedule ks(hw, random_bytes(16));
+  Bytes in(4096), out(4096), ctr(16);
+  EngineConfig cfg;  // defaults
+  CipherJob job = mk(&hw, ks.get(), 16, true, true, ctr.data(), in.data(), out.data(), 256);
+  EXPECT_EQ(dispatch(job, cfg), Served::kCallingThread);
+}
+
+// fork() while the pool is busy: parent and child both still work.
+TEST(ThreadPool, ForkWhileBusy) {
+  const CipherHw& hw = select_hw(sm4(), cpu_features_detected());
+  KeySchedule ks(hw, random_bytes(16));
+  const size_t nblocks = (4 << 20) / 16;
+  Bytes in = random_bytes(nblocks * 16), want(in.size());
+  Bytes ctr0(16, 0);
+  {
+    Bytes c = ctr0;
+    hw.ctr(ks.get(), c.data(), in.data(), want.data(), nblocks);
+  }
+  EngineConfig cfg;
+  cfg.threads = 2;
+  cfg.mt_min_bytes = 0;
+  auto encrypt_check = [&] {
+    Bytes out(in.size()), c = ctr0;
+    CipherJob job = mk(&hw, ks.get(), 16, true, true, c.data(), in.data(), out.data(), nblocks);
+    dispatch(job, cfg);
+    return out == want;
+  };
+  std::atomic<bool> stop{false};
+  std::atomic<int> bad{0};
+  std::thread busy([&] {
+    while (!stop) bad += encrypt_check() ? 0 : 1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 3; ++i) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) _exit(encrypt_check() && encrypt_check() ? 0 : 1);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child " << i;
+  }
+  stop = true;
+  busy.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_TRUE(encrypt_check());
+}
+
+TEST(Config, KeysParseAndRejectMalformedValues) {
+  EngineConfig cfg;
+  EXPECT_EQ(config_set(&cfg, "backend", "avx2"), "");
+  EXPECT_EQ(cfg.backend, Backend::kAVX2);
+  EXPECT_EQ(config_set(&cfg, "threads", "7"), "");
+  EXPECT_EQ(cfg.threads, 7u);
+  EXPECT_EQ(config_set(&cfg, "mt_min_bytes", "64k"), "");
+  EXPECT_EQ(cfg.mt_min_bytes, 65536u);
+  EXPECT_EQ(config_set(&cfg, "gpu_min_bytes", "16M"), "");
+  EXPECT_EQ(*cfg.gpu_min_bytes, 16u << 20);
+  EXPECT_EQ(config_set(&cfg, "gpu_min_bytes", "auto"), "");
+  EXPECT_FALSE(cfg.gpu_min_bytes.has_value());
+  EXPECT_EQ(config_set(&cfg, "backend", "fast"),
+            "gpucrypto: invalid value 'fast' for 'backend' (expected auto, ref, avx2, avx512 or cuda)");
+  EXPECT_NE(config_set(&cfg, "threads", "-1"), "");
+  EXPECT_NE(config_set(&cfg, "threads", "2x"), "");
+  EXPECT_NE(config_set(&cfg, "mt_min_bytes", ""), "");
+  EXPECT_NE(config_set(&cfg, "mt_min_bytes", "99999999999999999999"), "");
+  EXPECT_EQ(config_set(&cfg, "colour", "blue"), "gpucrypto: unknown configuration key 'colour'");
+}
+
+TEST(Config, BackendCapsTheSelectedImplementation) {
+  EngineConfig cfg;
+  cfg.backend = Backend::kRef;
+  EXPECT_STREQ(select_hw(sm4(), cfg.features()).name, "ref");
+  EXPECT_STREQ(select_hw(aes128(), cfg.features()).name, "ref");
+  cfg.backend = Backend::kAVX2;
+  EXPECT_EQ(cfg.features() & kAVX512F, 0u);
+}
+
+}  // namespace
+}  // namespace gpucrypto::test

@@ -19,13 +19,26 @@ const CipherHw* find_hw(const CipherAlgo& algo, const char* name) {
 }
 
 void ctr_add(uint8_t* ctr, size_t len, uint64_t n) {
-  // Byte-wise add with carry, constant time in the counter value.
-  unsigned carry = 0;
-  for (size_t i = len; i-- > 0;) {
-    unsigned sum = unsigned(ctr[i]) + unsigned(n & 0xff) + carry;
+  // 64-bit big-endian limbs from the least significant end, then any
+  // remaining bytes. Counters are public (derived from the IV), so stopping
+  // once the carry dies leaks nothing.
+  size_t i = len;
+  uint64_t carry = n;
+  while (i >= 8 && carry != 0) {
+    i -= 8;
+    uint64_t w;
+    std::memcpy(&w, ctr + i, 8);
+    w = __builtin_bswap64(w);
+    const uint64_t sum = w + carry;
+    carry = sum < w ? 1 : 0;
+    w = __builtin_bswap64(sum);
+    std::memcpy(ctr + i, &w, 8);
+  }
+  while (i > 0 && carry != 0) {
+    --i;
+    const unsigned sum = unsigned(ctr[i]) + unsigned(carry);
     ctr[i] = uint8_t(sum);
     carry = sum >> 8;
-    n >>= 8;
   }
 }
 

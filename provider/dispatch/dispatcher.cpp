@@ -64,7 +64,14 @@ Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
   const size_t bytes = job.nblocks * job.block_bytes;
   if (bytes == 0) return Served::kCallingThread;
 
-  if (cfg.backend == Backend::kCUDA || cfg.backend == Backend::kAuto) {
+  // The GPU is only consulted for large calls: without an explicit
+  // gpu_min_bytes, a call below mt_min_bytes never pays for a device hand-off
+  // (and small calls never touch the GPU runtime at all).
+  const bool gpu_allowed = cfg.backend == Backend::kCUDA || cfg.backend == Backend::kAuto;
+  const bool gpu_candidate =
+      gpu_allowed && job.gpu_cipher &&
+      (cfg.gpu_min_bytes ? bytes >= *cfg.gpu_min_bytes : bytes >= cfg.mt_min_bytes);
+  if (gpu_candidate) {
     const size_t gpu_min = cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : gpu::min_bytes();
     if (bytes >= gpu_min && try_gpu(job)) {
       if (cfg.log) log_served(job, Served::kGpu, 0);
@@ -85,8 +92,11 @@ Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
     }
   }
 
-  run_blocks(job, 0, job.nblocks);
-  if (job.ctr_mode) ctr_add(job.ctr, job.block_bytes, job.nblocks);
+  if (job.ctr_mode) {
+    job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks);  // advances job.ctr
+  } else {
+    run_blocks(job, 0, job.nblocks);
+  }
   if (cfg.log && bytes >= cfg.mt_min_bytes) log_served(job, Served::kCallingThread, 1);
   return Served::kCallingThread;
 }

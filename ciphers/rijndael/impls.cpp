@@ -1,0 +1,70 @@
+// The nine Rijndael algorithms and their implementation lists, best first,
+// the portable reference last. All implementations of one block size share
+// the key schedule layout (internal.h), so any of them can run on a context.
+#include <stdexcept>
+
+#include "ciphers/cpu_features.h"
+#include "ciphers/rijndael/internal.h"
+#include "ciphers/rijndael/rijndael.h"
+
+namespace gpucrypto {
+namespace {
+
+using namespace rijndael_impl;
+
+constexpr size_t kKs = sizeof(KeySched);
+
+constexpr uint32_t kNeedVaes512 = kAVX512F | kAVX512BW | kAVX512VL | kVAES | kAESNI;
+constexpr uint32_t kNeedWideVaes512 = kNeedVaes512 | kAVX512VBMI;
+constexpr uint32_t kNeedAesni = kAESNI | kSSSE3 | kSSE41;
+
+// --- AES (Nb = 4) ----------------------------------------------------------
+constexpr CipherHw kAesVaes512{"vaes512", kNeedVaes512, kKs, 32, setkey_nb4,
+                               vaes512_encrypt, vaes512_decrypt, vaes512_ctr};
+constexpr CipherHw kAesAesni{"aesni", kNeedAesni, kKs, 8, setkey_nb4,
+                             aesni_encrypt, aesni_decrypt, aesni_ctr};
+constexpr CipherHw kAesRef{"ref", 0, kKs, 4, setkey_nb4, ref_encrypt, ref_decrypt, ref_ctr};
+constexpr const CipherHw* kAesImpls[] = {&kAesVaes512, &kAesAesni, &kAesRef};
+
+// --- Rijndael-192 (Nb = 6) and Rijndael-256 (Nb = 8) --------------------------
+constexpr CipherHw kNb6Vaes512{"vaes512", kNeedWideVaes512, kKs, 24, setkey_nb6,
+                               wide_vaes512_encrypt, wide_vaes512_decrypt, wide_vaes512_ctr};
+constexpr CipherHw kNb6Ref{"ref", 0, kKs, 2, setkey_nb6, ref_encrypt, ref_decrypt, ref_ctr};
+constexpr CipherHw kNb6Aesni{"aesni", kNeedAesni, kKs, 4, setkey_nb6,
+                             wide_aesni_encrypt, wide_aesni_decrypt, wide_aesni_ctr};
+constexpr const CipherHw* kNb6Impls[] = {&kNb6Vaes512, &kNb6Aesni, &kNb6Ref};
+constexpr CipherHw kNb8Vaes512{"vaes512", kNeedWideVaes512, kKs, 24, setkey_nb8,
+                               wide_vaes512_encrypt, wide_vaes512_decrypt, wide_vaes512_ctr};
+constexpr CipherHw kNb8Ref{"ref", 0, kKs, 2, setkey_nb8, ref_encrypt, ref_decrypt, ref_ctr};
+constexpr CipherHw kNb8Aesni{"aesni", kNeedAesni, kKs, 4, setkey_nb8,
+                             wide_aesni_encrypt, wide_aesni_decrypt, wide_aesni_ctr};
+constexpr const CipherHw* kNb8Impls[] = {&kNb8Vaes512, &kNb8Aesni, &kNb8Ref};
+
+constexpr CipherAlgo kAlgos[3][3] = {
+    {{"AES-128", 16, 16, kAesImpls}, {"AES-192", 16, 24, kAesImpls}, {"AES-256", 16, 32, kAesImpls}},
+    {{"RIJNDAEL-192-128", 24, 16, kNb6Impls},
+     {"RIJNDAEL-192-192", 24, 24, kNb6Impls},
+     {"RIJNDAEL-192-256", 24, 32, kNb6Impls}},
+    {{"RIJNDAEL-256-128", 32, 16, kNb8Impls},
+     {"RIJNDAEL-256-192", 32, 24, kNb8Impls},
+     {"RIJNDAEL-256-256", 32, 32, kNb8Impls}},
+};
+
+int size_index(unsigned bits) {
+  switch (bits) {
+    case 128: return 0;
+    case 192: return 1;
+    case 256: return 2;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+const CipherAlgo& rijndael(unsigned block_bits, unsigned key_bits) {
+  const int b = size_index(block_bits), k = size_index(key_bits);
+  if (b < 0 || k < 0) throw std::invalid_argument("rijndael: block and key bits must be 128, 192 or 256");
+  return kAlgos[b][k];
+}
+
+}  // namespace gpucrypto

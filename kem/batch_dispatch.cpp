@@ -1,0 +1,121 @@
+// The PKE batch implementations table: the scalar reference (the
+// GPUCRYPTO_HD per-instance code in a loop) and the vector kernels, whose
+// whole blocks run in the ISA files and whose tails (n mod lanes) run
+// through the reference, so every n is accepted.
+#include <cstring>
+
+#include "ciphers/cpu_features.h"
+#include "provider/dispatch/config.h"
+#include "kem/babykyber_pke.h"
+#include "kem/batch_impl.h"
+
+namespace gpucrypto::kem {
+
+// Exported by batch_avx512.cpp / batch_avx2.cpp (compiled with ISA flags).
+size_t babykyber_avx512_lanes();
+void babykyber_avx512_keygen(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t);
+uint32_t babykyber_avx512_encrypt(size_t, uint8_t*, size_t, const uint8_t*, size_t,
+                                  const uint8_t*, const uint8_t*, size_t);
+void babykyber_avx512_decrypt(size_t, uint8_t*, const uint8_t*, size_t, const uint8_t*, size_t);
+size_t babykyber_avx2_lanes();
+void babykyber_avx2_keygen(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t);
+uint32_t babykyber_avx2_encrypt(size_t, uint8_t*, size_t, const uint8_t*, size_t, const uint8_t*,
+                                const uint8_t*, size_t);
+void babykyber_avx2_decrypt(size_t, uint8_t*, const uint8_t*, size_t, const uint8_t*, size_t);
+
+namespace {
+
+namespace bk = babykyber;
+
+void ref_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
+                size_t ds) {
+  for (size_t i = 0; i < n; ++i) bk::keygen(ek + i * es, dk + i * ds, coins + i * cs);
+}
+
+bool ref_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t es,
+                 const uint8_t* m, const uint8_t* coins, size_t cs) {
+  uint32_t ok = ~0u;
+  for (size_t i = 0; i < n; ++i) ok &= bk::encrypt(ct + i * cts, ek + i * es, m[i], coins + i * cs);
+  return ok != 0;
+}
+
+void ref_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uint8_t* dk,
+                 size_t ds) {
+  for (size_t i = 0; i < n; ++i) m[i] = bk::decrypt(dk + i * ds, ct + i * cts);
+}
+
+// Vector blocks then a reference tail; one template per ISA, instantiated
+// in this (non-ISA) file only.
+template <size_t (*Lanes)(),
+          void (*Keygen)(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t)>
+void simd_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
+                 size_t ds) {
+  const size_t w = Lanes(), nb = n / w, done = nb * w;
+  Keygen(nb, coins, cs, ek, es, dk, ds);
+  ref_keygen(n - done, coins + done * cs, cs, ek + done * es, es, dk + done * ds, ds);
+}
+
+template <size_t (*Lanes)(), uint32_t (*Encrypt)(size_t, uint8_t*, size_t, const uint8_t*, size_t,
+                                                 const uint8_t*, const uint8_t*, size_t)>
+bool simd_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t es,
+                  const uint8_t* m, const uint8_t* coins, size_t cs) {
+  const size_t w = Lanes(), nb = n / w, done = nb * w;
+  const bool ok = Encrypt(nb, ct, cts, ek, es, m, coins, cs) == 0;
+  const bool tail_ok =
+      ref_encrypt(n - done, ct + done * cts, cts, ek + done * es, es, m + done, coins + done * cs, cs);
+  return ok && tail_ok;
+}
+
+template <size_t (*Lanes)(),
+          void (*Decrypt)(size_t, uint8_t*, const uint8_t*, size_t, const uint8_t*, size_t)>
+void simd_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uint8_t* dk,
+                  size_t ds) {
+  const size_t w = Lanes(), nb = n / w, done = nb * w;
+  Decrypt(nb, m, ct, cts, dk, ds);
+  ref_decrypt(n - done, m + done, ct + done * cts, cts, dk + done * ds, ds);
+}
+
+const PkeBatchImpl kAvx512{
+    "avx512", kAVX512F,
+    simd_keygen<babykyber_avx512_lanes, babykyber_avx512_keygen>,
+    simd_encrypt<babykyber_avx512_lanes, babykyber_avx512_encrypt>,
+    simd_decrypt<babykyber_avx512_lanes, babykyber_avx512_decrypt>};
+const PkeBatchImpl kAvx2{
+    "avx2", kAVX2,
+    simd_keygen<babykyber_avx2_lanes, babykyber_avx2_keygen>,
+    simd_encrypt<babykyber_avx2_lanes, babykyber_avx2_encrypt>,
+    simd_decrypt<babykyber_avx2_lanes, babykyber_avx2_decrypt>};
+const PkeBatchImpl kRef{"ref", 0, ref_keygen, ref_encrypt, ref_decrypt};
+
+const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
+
+}  // namespace
+
+std::span<const PkeBatchImpl* const> pke_batch_impls() { return kImpls; }
+
+uint32_t batch_features() {
+  // The C API has no provider instance: it follows GPUCRYPTO_BACKEND like the
+  // provider does (a malformed value is reported when the provider loads;
+  // here it leaves the detected features in force).
+  static const uint32_t features = [] {
+    EngineConfig cfg;
+    return config_apply_env(&cfg).empty() ? cfg.features() : cpu_features_detected();
+  }();
+  return features;
+}
+
+const PkeBatchImpl& pke_batch_select() { return pke_batch_select(batch_features()); }
+
+const PkeBatchImpl& pke_batch_select(uint32_t f) {
+  for (const PkeBatchImpl* impl : kImpls)
+    if ((impl->required & f) == impl->required) return *impl;
+  return kRef;
+}
+
+const PkeBatchImpl* pke_batch_find(const char* name) {
+  for (const PkeBatchImpl* impl : kImpls)
+    if (std::strcmp(impl->name, name) == 0) return impl;
+  return nullptr;
+}
+
+}  // namespace gpucrypto::kem

@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kRegs = 8;                      // zmm registers in flight
 constexpr size_t kBatch = 4 * size_t(kRegs);  // blocks per iteration
+constexpr size_t kSmallCall = 4;              // below this, AES-NI on xmm
 
 using RoundKeys = const uint8_t (*)[kRoundKeyStride];
 
@@ -185,6 +186,9 @@ const KeySched* sched(const void* ks) { return static_cast<const KeySched*>(ks);
 }  // namespace
 
 void vaes512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
+  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
+  // key to zmm (per-call cost that dominates 16-byte updates).
+  if (n < kSmallCall) return aesni_encrypt(ks, in, out, n);
   switch (sched(ks)->nr) {
     case 10: return ecb<10, false>(sched(ks), in, out, n);
     case 12: return ecb<12, false>(sched(ks), in, out, n);
@@ -194,6 +198,9 @@ void vaes512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) 
 }
 
 void vaes512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
+  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
+  // key to zmm (per-call cost that dominates 16-byte updates).
+  if (n < kSmallCall) return aesni_decrypt(ks, in, out, n);
   switch (sched(ks)->nr) {
     case 10: return ecb<10, true>(sched(ks), in, out, n);
     case 12: return ecb<12, true>(sched(ks), in, out, n);
@@ -203,6 +210,9 @@ void vaes512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) 
 }
 
 void vaes512_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
+  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
+  // key to zmm (per-call cost that dominates 16-byte updates).
+  if (n < kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
   switch (sched(ks)->nr) {
     case 10: return ctr<10>(sched(ks), ctr_block, in, out, n);
     case 12: return ctr<12>(sched(ks), ctr_block, in, out, n);

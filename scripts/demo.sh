@@ -49,10 +49,11 @@ if [ -x "$BUILD/gpucrypto-kem" ]; then
   echo
   echo "== babyKyber KEM round trip (toy parameters: NOT secure) =="
   K="$BUILD/gpucrypto-kem"
-  export OPENSSL_MODULES="$MOD"
-  "$K" keygen -alg babyKyber -out "$TMP/k.pem"
-  "$K" encap -alg babyKyber -pub "$TMP/k.pem" -ct "$TMP/ct.bin" -secret "$TMP/s1.bin"
-  "$K" decap -alg babyKyber -priv "$TMP/k.pem" -ct "$TMP/ct.bin" -secret "$TMP/s2.bin"
+  openssl genpkey "${PROV[@]}" -algorithm babyKyber -out "$TMP/k.pem"
+  openssl pkey "${PROV[@]}" -in "$TMP/k.pem" -pubout -out "$TMP/pub.pem"
+  openssl pkey "${PROV[@]}" -in "$TMP/k.pem" -text -noout | head -3
+  "$K" encap -provider-path "$MOD" -pubin "$TMP/pub.pem" -ct "$TMP/ct.bin" -secret "$TMP/s1.bin"
+  "$K" decap -provider-path "$MOD" -in "$TMP/k.pem" -ct "$TMP/ct.bin" -secret "$TMP/s2.bin"
   if cmp -s "$TMP/s1.bin" "$TMP/s2.bin"; then
     echo "shared secret agreed: $(od -An -tx1 "$TMP/s1.bin" | tr -d ' \n' | head -c 64)"
   else

@@ -1,0 +1,47 @@
+// SM4 with AVX2 + GFNI (VEX-encoded gf2p8affineqb on ymm): the S-box is one
+// gf2p8affineqb and one gf2p8affineinvqb (constants in sbox_consts.h); the
+// rest of the round is the shared AVX2 body (avx2_body.inc), 32 blocks per
+// iteration.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "ciphers/sm4/ref.h"
+#include "ciphers/sm4/sbox_consts.h"
+
+namespace gpucrypto::sm4_impl {
+namespace {
+
+[[gnu::always_inline]] inline __m256i sbox(__m256i x) {
+  const __m256i pre = _mm256_set1_epi64x(int64_t(kGfniPreMatrix));
+  const __m256i post = _mm256_set1_epi64x(int64_t(kGfniPostMatrix));
+  x = _mm256_gf2p8affine_epi64_epi8(x, pre, kGfniPreConst);
+  return _mm256_gf2p8affineinv_epi64_epi8(x, post, kGfniPostConst);
+}
+
+constexpr int kSets = 4;
+
+#include "ciphers/sm4/avx2_body.inc"
+
+}  // namespace
+
+void avx2_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  run<false>(static_cast<const Schedule*>(ks)->enc, 0, in, out, nblocks);
+}
+
+void avx2_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  run<false>(static_cast<const Schedule*>(ks)->dec, 0, in, out, nblocks);
+}
+
+void avx2_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
+                   size_t nblocks) {
+  const u128 c = load_ctr(ctr);
+  run<true>(static_cast<const Schedule*>(ks)->enc, c, in, out, nblocks);
+  store_ctr(ctr, c + nblocks);
+}
+
+void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
+
+}  // namespace gpucrypto::sm4_impl

@@ -1,0 +1,49 @@
+// SM4 internals shared by the implementations in this folder and by the
+// tests: the key-schedule layout (common to every impl, so a schedule made by
+// one can be used by another), the reference functions, and the exported
+// entry points of the per-instruction-set files.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace gpucrypto::sm4_impl {
+
+// Round keys as native integers (the big-endian words of the standard).
+// `dec` is `enc` reversed: SM4 decryption is encryption with reversed keys.
+struct Schedule {
+  uint32_t enc[32];
+  uint32_t dec[32];
+};
+inline constexpr size_t kScheduleBytes = sizeof(Schedule);
+
+// Portable constant-time reference (ref.cpp).
+void ref_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
+void ref_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void ref_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// One S-box evaluation through the reference circuit (for tests).
+uint8_t ref_sbox(uint8_t x);
+
+// AVX-512 + GFNI (avx512_gfni.cpp), 64 blocks per iteration.
+void avx512_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx512_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx512_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
+                     size_t nblocks);
+// Applies the S-box layer of this path to n bytes (for tests).
+void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
+
+// AVX2 + GFNI (avx2_gfni.cpp), 32 blocks per iteration.
+void avx2_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx2_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx2_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
+                   size_t nblocks);
+void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
+
+// AVX2 + AES-NI (avx2_aesni.cpp), 32 blocks per iteration.
+void avx2_aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx2_aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+void avx2_aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
+                    size_t nblocks);
+void avx2_aesni_sbox(const uint8_t* in, uint8_t* out, size_t n);
+
+}  // namespace gpucrypto::sm4_impl

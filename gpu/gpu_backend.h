@@ -45,8 +45,11 @@ bool usable();
 // one warning on stderr. Safe to call from several threads (jobs serialise).
 size_t run_blocks(const Job& job);
 
-// run_blocks(job) == job.nblocks. On false, `out` may already hold a correct
-// prefix (see run_blocks): callers that work in place must use run_blocks.
+// All or nothing: true when `out` holds the whole result; on false the caller
+// recomputes the whole job on the CPU from `in`. With in != out a correct
+// prefix may already be in `out` (harmless: it is overwritten with the same
+// bytes); with in == out that prefix is turned back into the input before
+// returning (on the CPU, slowly: prefer run_blocks, which never needs it).
 bool run(const Job& job);
 
 // Minimum job size in bytes where the GPU pays off: the override when one is

@@ -1,11 +1,13 @@
-// The GPU back end when the project is built without CUDA.
-#include <cstdint>
-
-#include "gpu/gpu_backend.h"
+// The CUDA side when the project is built without CUDA: no devices. The
+// runtime around it (runtime.cpp) still works, so the emulated test device
+// and the fallback paths behave the same in both builds.
+#include "gpu/device.h"
 
 namespace gpucrypto::gpu {
-bool usable() { return false; }
-bool run(const Job&) { return false; }
-size_t min_bytes() { return SIZE_MAX; }
-std::string describe() { return "none (built without CUDA)"; }
+
+std::unique_ptr<Device> open_cuda_devices(std::string* why) {
+  *why = "built without CUDA";
+  return nullptr;
+}
+
 }  // namespace gpucrypto::gpu

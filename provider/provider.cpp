@@ -110,7 +110,10 @@ void teardown(void* vprov) {
   auto* p = static_cast<ProvCtx*>(vprov);
   OSSL_LIB_CTX_free(p->libctx);
   delete p;
-  if (g_instances.fetch_sub(1) == 1) ThreadPool::shutdown();
+  if (g_instances.fetch_sub(1) == 1) {
+    ThreadPool::shutdown();
+    gpu::shutdown();
+  }
 }
 
 using Fn = void (*)();

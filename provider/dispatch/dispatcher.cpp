@@ -36,13 +36,28 @@ void log_served(const CipherJob& job, Served s, size_t threads) {
                threads);
 }
 
-bool try_gpu(const CipherJob& job) {
-  if (!job.gpu_cipher || !gpu::usable()) return false;
+// Hands the job to the GPU; returns how many leading blocks it completed
+// (all of them, or fewer after a CUDA error: the rest is untouched).
+size_t try_gpu(const CipherJob& job) {
+  if (!gpu::usable()) return 0;
   gpu::Job g{*job.gpu_cipher, job.key, job.keylen, job.ctr_mode, job.encrypt,
              job.ctr,         job.in,  job.out,    job.nblocks};
-  if (!gpu::run(g)) return false;  // out untouched: the caller redoes it on the CPU
-  if (job.ctr_mode) ctr_add(job.ctr, job.block_bytes, job.nblocks);
-  return true;
+  return gpu::run_blocks(g);
+}
+
+// The part of `job` from block `first` on, as a job of its own.
+CipherJob tail_of(const CipherJob& job, size_t first, uint8_t* ctr_buf) {
+  CipherJob t = job;
+  const size_t off = first * job.block_bytes;
+  t.in += off;
+  t.out += off;
+  t.nblocks -= first;
+  if (job.ctr_mode) {
+    std::memcpy(ctr_buf, job.ctr, job.block_bytes);
+    ctr_add(ctr_buf, job.block_bytes, first);
+    t.ctr = ctr_buf;
+  }
+  return t;
 }
 
 }  // namespace
@@ -60,8 +75,8 @@ void run_blocks(const CipherJob& job, size_t first, size_t n) {
   job.hw->ctr(job.ks, ctr, job.in + off, job.out + off, n);
 }
 
-Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
-  const size_t bytes = job.nblocks * job.block_bytes;
+Served dispatch(const CipherJob& whole, const EngineConfig& cfg) {
+  const size_t bytes = whole.nblocks * whole.block_bytes;
   if (bytes == 0) return Served::kCallingThread;
 
   // The GPU is only consulted for large calls: without an explicit
@@ -69,36 +84,47 @@ Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
   // (and small calls never touch the GPU runtime at all).
   const bool gpu_allowed = cfg.backend == Backend::kCUDA || cfg.backend == Backend::kAuto;
   const bool gpu_candidate =
-      gpu_allowed && job.gpu_cipher &&
+      gpu_allowed && whole.gpu_cipher &&
       (cfg.gpu_min_bytes ? bytes >= *cfg.gpu_min_bytes : bytes >= cfg.mt_min_bytes);
-  if (gpu_candidate) {
-    const size_t gpu_min = cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : gpu::min_bytes();
-    if (bytes >= gpu_min && try_gpu(job)) {
-      if (cfg.log) log_served(job, Served::kGpu, 0);
+  size_t gpu_done = 0;
+  if (gpu_candidate && bytes >= (cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : gpu::min_bytes())) {
+    gpu_done = try_gpu(whole);
+    if (gpu_done == whole.nblocks) {
+      if (whole.ctr_mode) ctr_add(whole.ctr, whole.block_bytes, whole.nblocks);
+      if (cfg.log) log_served(whole, Served::kGpu, 0);
       return Served::kGpu;
     }
   }
+  // Whatever the GPU did not finish (all of it, usually) runs on the CPU:
+  // the pool for large remainders, else the calling thread.
+  uint8_t ctr_buf[kMaxBlockBytes];
+  const CipherJob job = gpu_done == 0 ? whole : tail_of(whole, gpu_done, ctr_buf);
+  const size_t rest = job.nblocks * job.block_bytes;
+  Served served = Served::kCallingThread;
 
-  if (bytes >= cfg.mt_min_bytes && cfg.threads != 1) {
+  if (rest >= cfg.mt_min_bytes && cfg.threads != 1) {
     ThreadPool& pool = ThreadPool::instance();
     const size_t parts = cfg.threads != 0 ? cfg.threads : pool.threads();
     if (parts > 1) {
       const size_t grain = (kMinChunkBytes + job.block_bytes - 1) / job.block_bytes;
       pool.parallel_for(job.nblocks, grain,
                         [&job](size_t b, size_t e) { run_blocks(job, b, e - b); }, parts);
-      if (job.ctr_mode) ctr_add(job.ctr, job.block_bytes, job.nblocks);
-      if (cfg.log) log_served(job, Served::kThreadPool, parts);
-      return Served::kThreadPool;
+      served = Served::kThreadPool;
+      if (cfg.log) log_served(job, served, parts);
     }
   }
-
-  if (job.ctr_mode) {
-    job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks);  // advances job.ctr
-  } else {
-    run_blocks(job, 0, job.nblocks);
+  if (served == Served::kCallingThread) {
+    if (job.ctr_mode) {
+      uint8_t c[kMaxBlockBytes];  // job.ctr may be ctr_buf; the caller's is advanced below
+      std::memcpy(c, job.ctr, job.block_bytes);
+      job.hw->ctr(job.ks, c, job.in, job.out, job.nblocks);
+    } else {
+      run_blocks(job, 0, job.nblocks);
+    }
+    if (cfg.log && bytes >= cfg.mt_min_bytes) log_served(job, served, 1);
   }
-  if (cfg.log && bytes >= cfg.mt_min_bytes) log_served(job, Served::kCallingThread, 1);
-  return Served::kCallingThread;
+  if (whole.ctr_mode) ctr_add(whole.ctr, whole.block_bytes, whole.nblocks);
+  return gpu_done != 0 ? Served::kGpu : served;
 }
 
 }  // namespace gpucrypto

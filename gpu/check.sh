@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Device check for a machine with an NVIDIA GPU (compute capability >= 8.0):
+# builds the GPU back end and its tests, runs the device tests (real GPU,
+# 1 KiB ... 256 MiB against the CPU), the emulator/runtime tests, the GPU
+# throughput rows, and refreshes the instruction counts of the performance
+# model from real SASS. Writes everything to a results folder. Budget: < 5 min.
+#
+#   gpu/check.sh [results-dir]        (default: ./gpu-check-<host>-<date>)
+# Environment: CUDACXX / nvcc on PATH, JOBS (default: nproc), BENCH (a command
+# line for the lead's benchmark, run if set, e.g. "build/bench/gpucrypto_bench --backend cuda").
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-"$PWD/gpu-check-$(hostname -s)-$(date +%Y%m%d-%H%M%S)"}
+build="$out/build"
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$out"
+exec > >(tee "$out/check.log") 2>&1
+deadline=$((SECONDS + 290))
+left() { echo $((deadline - SECONDS > 10 ? deadline - SECONDS : 10)); }
+
+echo "== machine"
+nvidia-smi || echo "nvidia-smi failed: no driver?"
+nvidia-smi --query-gpu=name,compute_cap,driver_version,pcie.link.gen.max,pcie.link.width.max \
+  --format=csv > "$out/gpus.csv" || true
+nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+"$nvcc" --version | tail -2
+
+echo "== build (sm_80, sm_90 + PTX)"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$nvcc" \
+  -DGPUCRYPTO_CUDA_RESOURCE_USAGE=ON > "$out/cmake.log"
+timeout "$(left)" cmake --build "$build" -j"$jobs" --target gpucrypto_gpu \
+  > "$out/build-gpu.log" 2>&1 || { tail -30 "$out/build-gpu.log"; exit 1; }
+grep -E "Compiling entry|registers" "$out/build-gpu.log" > "$out/resource-usage.txt" || true
+timeout "$(left)" cmake --build "$build" -j"$jobs" \
+  --target gpu_device_test gpu_kernels_test gpu_runtime_test > "$out/build-tests.log" 2>&1 ||
+  { tail -30 "$out/build-tests.log"; exit 1; }
+
+status=0
+echo "== device tests"
+timeout "$(left)" "$build/test/gpu_device_test" --gtest_output=xml:"$out/gpu_device_test.xml" |
+  tee "$out/gpu_device_test.txt" || status=1
+grep -q "SKIPPED" "$out/gpu_device_test.txt" && { echo "device tests were SKIPPED: no usable GPU"; status=1; }
+grep "^BENCH" "$out/gpu_device_test.txt" > "$out/bench-rows.txt" || true
+
+echo "== emulator and runtime tests"
+for t in gpu_kernels_test gpu_runtime_test; do
+  timeout "$(left)" "$build/test/$t" --gtest_output=xml:"$out/$t.xml" > "$out/$t.txt" || status=1
+  tail -1 "$out/$t.txt"
+done
+
+if [ -n "${BENCH:-}" ]; then
+  echo "== benchmark rows"
+  timeout "$(left)" $BENCH > "$out/bench.txt" 2>&1 || status=1
+fi
+
+echo "== SASS instruction counts for the model"
+if command -v cuobjdump > /dev/null; then
+  "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_90 -cubin \
+    -o "$out/model90.cubin" "$src/gpu/kernels.cu"
+  cuobjdump -sass "$out/model90.cubin" > "$out/model90.sass"
+  python3 "$src/gpu/model/count_instructions.py" --sass "$out/model90.sass" | tee "$out/model-sass.md"
+else
+  echo "cuobjdump not found: SASS counts skipped"
+fi
+
+echo "== done in ${SECONDS}s, status $status, results in $out"
+exit $status

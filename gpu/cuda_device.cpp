@@ -1,0 +1,200 @@
+// The CUDA implementation of Device: every device of compute capability 8.0+
+// with kStreams streams each, pinned staging buffers and device buffers per
+// stream, and one copy of the kernel tables per device. Uses the statically
+// linked CUDA runtime, so on machines without a driver the first call just
+// reports an error and the module keeps working on the CPU.
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "gpu/cuda_launch.h"
+#include "gpu/device.h"
+#include "gpu/kernels/host_tables.h"
+
+namespace gpucrypto::gpu {
+namespace {
+
+constexpr int kStreams = 4;
+
+bool is_sticky(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return {};
+  return Status::fail(std::string(what) + ": " + cudaGetErrorName(e) + " (" +
+                          cudaGetErrorString(e) + ")",
+                      is_sticky(e));
+}
+
+class CudaDevices final : public Device {
+ public:
+  struct Dev {
+    int id;
+    std::string name;
+    int major, minor;
+    kern::Tables* tables = nullptr;
+  };
+  explicit CudaDevices(std::vector<Dev> devs) : devs_(std::move(devs)) {}
+
+  std::string describe() const override {
+    std::string d;
+    for (size_t i = 0; i < devs_.size(); ++i) {
+      if (i) d += ", ";
+      d += devs_[i].name + " (sm_" + std::to_string(devs_[i].major) +
+           std::to_string(devs_[i].minor) + ")";
+    }
+    return std::to_string(devs_.size()) + " x " + d;
+  }
+  bool emulated() const override { return false; }
+  int slots() const override { return int(devs_.size()) * kStreams; }
+
+  Status prepare(size_t chunk_bytes) override {
+    if (chunk_bytes <= chunk_) return {};
+    release();
+    slot_.assign(devs_.size() * kStreams, Slot{});
+    for (size_t d = 0; d < devs_.size(); ++d) {
+      Status st = check(cudaSetDevice(devs_[d].id), "cudaSetDevice");
+      if (st.ok)
+        st = check(cudaMalloc(reinterpret_cast<void**>(&devs_[d].tables), sizeof(kern::Tables)),
+                   "cudaMalloc(tables)");
+      if (st.ok)
+        st = check(cudaMemcpy(devs_[d].tables, &kern::host_tables(), sizeof(kern::Tables),
+                              cudaMemcpyHostToDevice),
+                   "cudaMemcpy(tables)");
+      for (int s = 0; st.ok && s < kStreams; ++s) {
+        Slot& sl = slot_[d * kStreams + size_t(s)];
+        sl.dev = int(d);
+        st = check(cudaStreamCreateWithFlags(&sl.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        if (st.ok) st = check(cudaHostAlloc(reinterpret_cast<void**>(&sl.h_in), chunk_bytes, cudaHostAllocPortable), "cudaHostAlloc");
+        if (st.ok) st = check(cudaHostAlloc(reinterpret_cast<void**>(&sl.h_out), chunk_bytes, cudaHostAllocPortable), "cudaHostAlloc");
+        if (st.ok) st = check(cudaMalloc(reinterpret_cast<void**>(&sl.d_in), chunk_bytes), "cudaMalloc");
+        if (st.ok) st = check(cudaMalloc(reinterpret_cast<void**>(&sl.d_out), chunk_bytes), "cudaMalloc");
+      }
+      if (!st.ok) {
+        release();
+        return st;
+      }
+    }
+    chunk_ = chunk_bytes;
+    return {};
+  }
+  uint8_t* staging_in(int slot) override { return slot_[size_t(slot)].h_in; }
+  uint8_t* staging_out(int slot) override { return slot_[size_t(slot)].h_out; }
+
+  Status copy_in(int slot, size_t bytes) override {
+    Slot& s = slot_[size_t(slot)];
+    Status st = select(s);
+    if (!st.ok) return st;
+    return check(cudaMemcpyAsync(s.d_in, s.h_in, bytes, cudaMemcpyHostToDevice, s.stream),
+                 "cudaMemcpyAsync(H2D)");
+  }
+  Status launch(int slot, const LaunchSpec& spec) override {
+    Slot& s = slot_[size_t(slot)];
+    Status st = select(s);
+    if (!st.ok) return st;
+    LaunchSpec l = spec;
+    l.params.in = s.d_in;
+    l.params.out = s.d_out;
+    l.params.tables = devs_[size_t(s.dev)].tables;
+    return check(cudaError_t(launch_cuda(l, s.stream)), "kernel launch");
+  }
+  Status copy_out(int slot, size_t bytes) override {
+    Slot& s = slot_[size_t(slot)];
+    Status st = select(s);
+    if (!st.ok) return st;
+    return check(cudaMemcpyAsync(s.h_out, s.d_out, bytes, cudaMemcpyDeviceToHost, s.stream),
+                 "cudaMemcpyAsync(D2H)");
+  }
+  Status wait(int slot) override {
+    Slot& s = slot_[size_t(slot)];
+    if (s.stream == nullptr) return {};
+    return check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
+  }
+
+  void release() override {
+    for (Slot& s : slot_) {
+      cudaSetDevice(devs_[size_t(s.dev)].id);
+      if (s.stream) cudaStreamSynchronize(s.stream), cudaStreamDestroy(s.stream);
+      if (s.h_in) cudaFreeHost(s.h_in);
+      if (s.h_out) cudaFreeHost(s.h_out);
+      if (s.d_in) cudaFree(s.d_in);
+      if (s.d_out) cudaFree(s.d_out);
+    }
+    slot_.clear();
+    for (Dev& d : devs_) {
+      if (d.tables) cudaSetDevice(d.id), cudaFree(d.tables);
+      d.tables = nullptr;
+    }
+    chunk_ = 0;
+  }
+  void abandon() override {
+    slot_.clear();
+    for (Dev& d : devs_) d.tables = nullptr;
+    chunk_ = 0;
+  }
+
+ private:
+  struct Slot {
+    int dev = 0;
+    cudaStream_t stream = nullptr;
+    uint8_t *h_in = nullptr, *h_out = nullptr, *d_in = nullptr, *d_out = nullptr;
+  };
+  Status select(const Slot& s) { return check(cudaSetDevice(devs_[size_t(s.dev)].id), "cudaSetDevice"); }
+
+  std::vector<Dev> devs_;
+  std::vector<Slot> slot_;
+  size_t chunk_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_cuda_devices(std::string* why) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
+    *why = "no CUDA device";
+    return nullptr;
+  }
+  if (e == cudaErrorInsufficientDriver) {
+    *why = "no CUDA driver, or one too old for this CUDA runtime";
+    return nullptr;
+  }
+  if (e != cudaSuccess) {
+    *why = std::string("CUDA unavailable: ") + cudaGetErrorName(e);
+    return nullptr;
+  }
+  std::vector<CudaDevices::Dev> devs;
+  std::string skipped;
+  for (int i = 0; i < n; ++i) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    if (p.major < 8) {  // kernels are built for sm_80 and sm_90 (+ PTX)
+      skipped += std::string(skipped.empty() ? "" : ", ") + p.name;
+      continue;
+    }
+    devs.push_back({i, p.name, p.major, p.minor});
+  }
+  if (devs.empty()) {
+    *why = "no device of compute capability 8.0 or newer (found: " + skipped + ")";
+    return nullptr;
+  }
+  return std::make_unique<CudaDevices>(std::move(devs));
+}
+
+}  // namespace gpucrypto::gpu

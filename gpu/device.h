@@ -1,0 +1,55 @@
+// The runtime's view of "the GPU": every device and its streams behind one
+// interface, implemented by CUDA (cuda_device.cpp) and by the host grid
+// emulator (emulated_device.cpp, a test aid). The runtime (runtime.cpp) owns
+// chunking, ordering, fault injection and fallback; a Device only performs
+// single steps on one slot (one stream of one device with its own pinned
+// staging buffers and device buffers).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gpu/launch.h"
+
+namespace gpucrypto::gpu {
+
+struct Status {
+  bool ok = true;
+  bool sticky = false;  // the device context is unusable from now on
+  std::string what;
+  static Status fail(std::string what, bool sticky = false) { return {false, sticky, std::move(what)}; }
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string describe() const = 0;
+  virtual bool emulated() const = 0;
+  virtual int slots() const = 0;
+  // Allocates (once; again only when chunk_bytes grows) the per-slot buffers.
+  virtual Status prepare(size_t chunk_bytes) = 0;
+  virtual uint8_t* staging_in(int slot) = 0;   // pinned host memory
+  virtual uint8_t* staging_out(int slot) = 0;
+  // Asynchronous on the slot's stream, in issue order.
+  virtual Status copy_in(int slot, size_t bytes) = 0;
+  // `spec.params` in/out/tables are filled in by the device.
+  virtual Status launch(int slot, const LaunchSpec& spec) = 0;
+  virtual Status copy_out(int slot, size_t bytes) = 0;
+  // Waits until everything issued on the slot finished.
+  virtual Status wait(int slot) = 0;
+  // Frees everything (called with no work in flight).
+  virtual void release() = 0;
+  // In a child after fork(): forget the parent's resources without calling
+  // the driver (CUDA state is not inherited usefully across fork).
+  virtual void abandon() = 0;
+};
+
+// All CUDA devices of compute capability 8.0 or newer, or nullptr with the
+// reason in *why ("no CUDA driver", "built without CUDA", ...).
+std::unique_ptr<Device> open_cuda_devices(std::string* why);
+
+// The host grid emulator as `devices` virtual devices of `streams` slots each.
+std::unique_ptr<Device> make_emulated_device(int devices, int streams);
+
+}  // namespace gpucrypto::gpu

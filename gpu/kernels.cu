@@ -1,0 +1,35 @@
+// The CUDA kernels: one __global__ template that runs a kernel body's phases
+// with a block barrier between them, instantiated for every (cipher, op,
+// design) by the same visitor the host grid emulator uses.
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_launch.h"
+#include "gpu/kernels/dispatch.cuh"
+
+namespace gpucrypto::gpu {
+namespace {
+
+// 512 threads and at least two resident blocks per SM caps the kernels at
+// 64 registers per thread (65536 / 1024); ptxas spills rather than exceed it.
+template <class K>
+__global__ void __launch_bounds__(kThreadsPerBlock, 2) cipher_kernel(const K k) {
+  __shared__ typename K::Shared shared;
+  const kern::ThreadCtx t{threadIdx.x, blockIdx.x, blockDim.x, gridDim.x};
+  k.phase(0, t, shared);
+  __syncthreads();
+  k.phase(1, t, shared);
+}
+
+}  // namespace
+
+int launch_cuda(const LaunchSpec& spec, void* stream) {
+  const uint32_t grid = grid_blocks(spec.params.nblocks, spec.threads);
+  return kern::visit_kernel(spec, [&]<class K>() {
+    static_assert(K::kPhases == 2, "cipher_kernel runs two phases");
+    K k{spec.params};
+    cipher_kernel<K><<<grid, spec.threads, 0, static_cast<cudaStream_t>(stream)>>>(k);
+    return int(cudaGetLastError());
+  });
+}
+
+}  // namespace gpucrypto::gpu

@@ -1,0 +1,43 @@
+// Kernel parameters shared by every cipher kernel: the key schedule travels
+// by value in the launch parameters, which CUDA places in constant memory
+// (bank c[0x0]); every thread of a warp reads the same round key at the same
+// time, which is the broadcast case constant memory is built for.
+#pragma once
+#include <cstdint>
+
+#include "gpu/kernels/common.cuh"
+
+namespace gpucrypto::gpu::kern {
+
+enum class Op : uint32_t { kEncrypt, kDecrypt, kCtr };
+
+// Tables the table-based kernels copy into shared memory at block start. One
+// copy lives in device global memory (uploaded once per device); the host
+// grid emulator uses the host copy (host_tables()).
+struct Tables {
+  uint32_t aes_te0[256];     // MixColumns(S(x) in row 0), little-endian column word
+  uint32_t aes_td0[256];     // InvMixColumns(S^-1(x) in row 0)
+  uint8_t aes_sbox[256];
+  uint8_t aes_inv_sbox[256];
+  uint32_t sm4_t0[256];      // L(S(x)) for x in the low byte
+  uint32_t skinny_srep[256]; // S8(x) * 0x01010101
+};
+
+// Room for the largest schedule: SKINNY-128-384 keeps 56 x 4 words for the
+// T-table kernel and 56 x 2 row words for the table-free one (336 words).
+inline constexpr int kKeySchedWords = 336;
+
+struct KeySched {
+  uint32_t w[kKeySchedWords];
+};
+
+struct Params {
+  const Tables* tables;  // device copy on the GPU, host copy in the emulator
+  const uint8_t* in;
+  uint8_t* out;
+  uint64_t nblocks;      // blocks in this launch; thread i handles block i
+  uint32_t ctr_be[4];    // CTR: counter of block 0, big-endian words
+  KeySched ks;
+};
+
+}  // namespace gpucrypto::gpu::kern

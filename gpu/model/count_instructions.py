@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Per-kernel instruction counts and the H200 throughput model of gpu/README.md.
+
+Input: PTX (nvcc -ptx) or SASS (cuobjdump -sass) of gpu/kernels.cu built with
+-DGPUCRYPTO_MODEL_FULL_UNROLL, so every round loop is unrolled and the static
+count of a kernel is what one thread executes for its one cipher block (plus
+the shared-table fill, which every thread runs at most once).
+
+  count_instructions.py kernels.ptx            # PTX (what this repo's CI can do)
+  count_instructions.py --sass kernels.sass    # SASS (on a machine with cuobjdump)
+"""
+import re
+import sys
+
+# H200 SXM (GH100): 132 SMs, 1.98 GHz boost; per SM and clock: 4 warp
+# schedulers (128 thread-instructions issued), 64 lanes of 32-bit integer /
+# logic / shift (CUDA C++ Programming Guide, arithmetic instruction
+# throughput, compute capability 9.0), 32 lanes of shared-memory loads
+# (32 banks x 4 bytes).
+SMS, CLOCK = 132, 1.98e9
+ISSUE, ALU, LDS = 128, 64, 32
+# Random 4-byte look-ups of 32 threads into 32 banks collide: the expected
+# largest bank load is about 3.5 for 32 uniform indices (balls into bins).
+CONFLICT = 3.5
+PCIE_H2D, PCIE_D2H = 35e9, 53e9  # measured on an H100 host (bytes/s)
+
+PTX_SKIP = re.compile(r"^(mov|ld\.param|ret|bra|bar|cvta|mov\.u64)\b")
+SASS_SKIP = re.compile(r"^(MOV|NOP|EXIT|BRA|BAR|S2R|S2UR|ULDC|CS2R|LDC|UMOV|BSYNC|BSSY|WARPSYNC)\b")
+
+
+def short(name):
+    m = re.search(r"CipherKernelINS3_(\d+)(\w+?)(?:ILi(\d+)E)?E+LNS3_2OpE(\d)", name)
+    if not m:
+        return name[:60]
+    cls, rounds, op = m.group(2), m.group(3), int(m.group(4))
+    return f"{cls}{'<' + rounds + '>' if rounds else ''} {['ecb-enc', 'ecb-dec', 'ctr'][op]}"
+
+
+def parse(path, sass):
+    kernels, cur = {}, None
+    for line in open(path, errors="replace"):
+        if sass:
+            m = re.search(r"Function : (\S+)", line)
+            if m:
+                cur = kernels.setdefault(short(m.group(1)), {"alu": 0, "lds": 0, "mem": 0, "all": 0})
+                continue
+            m = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+            if not m or cur is None:
+                continue
+            op = m.group(1)
+            if SASS_SKIP.match(op):
+                continue
+            cur["all"] += 1
+            if op.startswith("LDS"):
+                cur["lds"] += 1
+            elif op.startswith(("LDG", "STG")):
+                cur["mem"] += 1
+            else:
+                cur["alu"] += 1
+        else:
+            m = re.match(r"\.entry (\S+)\(", line.strip())
+            if m:
+                cur = kernels.setdefault(short(m.group(1)), {"alu": 0, "lds": 0, "mem": 0, "all": 0})
+                continue
+            s = line.strip()
+            if cur is None or not s or s.startswith(("//", ".", "$", "{", "}", ")")):
+                continue
+            s = re.sub(r"^@!?%p\d+\s+", "", s)
+            if PTX_SKIP.match(s):
+                continue
+            cur["all"] += 1
+            if s.startswith("ld.shared"):
+                cur["lds"] += 1
+            elif s.startswith(("ld.global", "st.global")):
+                cur["mem"] += 1
+            elif s.startswith("st.shared"):
+                cur["mem"] += 1
+            else:
+                cur["alu"] += 1
+    return kernels
+
+
+def main():
+    sass = "--sass" in sys.argv
+    path = [a for a in sys.argv[1:] if not a.startswith("--")][0]
+    kernels = parse(path, sass)
+    e2e = min(PCIE_H2D, PCIE_D2H)
+    print(f"| kernel | instr/block | ALU | LDS | kernel-only bound (Gb/s) | end-to-end bound (Gb/s) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in sorted(kernels):
+        k = kernels[name]
+        block = 8 if "Rectangle" in name else 16
+        # SM clocks per cipher block (one block per thread): the busiest of
+        # instruction issue, the integer pipe and the shared-memory port.
+        clocks = max(k["all"] / ISSUE, k["alu"] / ALU, k["lds"] * CONFLICT / LDS)
+        bps = SMS * CLOCK * block / clocks
+        print(f"| {name} | {k['all']} | {k['alu']} | {k['lds']} | {bps * 8 / 1e9:,.0f} | "
+              f"{min(bps, e2e) * 8 / 1e9:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,430 @@
+// The GPU runtime: lazy per-process initialisation, the chunked copy-in /
+// kernel / copy-out pipeline over every slot (stream) of every device,
+// in-order completion so a failure leaves a correct prefix and an untouched
+// rest, fault injection, and disabling the GPU after repeated errors.
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpu/device.h"
+#include "gpu/gpu_backend.h"
+#include "gpu/kernels/host_tables.h"
+#include "gpu/launch.h"
+
+namespace gpucrypto::gpu {
+namespace {
+
+constexpr int kStreamsPerDevice = 4;
+constexpr size_t kDefaultChunkBytes = size_t(8) << 20;
+// Failed jobs in a row before the GPU is disabled for the process. A sticky
+// error (context lost) disables at once.
+constexpr int kMaxConsecutiveFailures = 3;
+
+enum FaultKind { kAlloc, kH2D, kLaunch, kD2H, kSync, kFaultKinds };
+constexpr const char* kFaultNames[kFaultKinds] = {"alloc", "h2d", "launch", "d2h", "sync"};
+
+struct FaultPlan {
+  bool emulate = false;
+  int emulated_devices = 1;
+  long remaining[kFaultKinds] = {0, 0, 0, 0, 0};  // fail the first N calls; -1: always
+  long nth[kFaultKinds] = {0, 0, 0, 0, 0};        // fail only call number N (1-based)
+  long calls[kFaultKinds] = {0, 0, 0, 0, 0};
+  std::string error;                              // malformed variable
+};
+
+bool parse_count(const std::string& s, long* out) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  *out = std::stol(s);
+  return true;
+}
+
+FaultPlan parse_fault_plan(const char* env) {
+  FaultPlan plan;
+  if (env == nullptr || *env == '\0') return plan;
+  std::string all(env);
+  size_t pos = 0;
+  while (pos <= all.size()) {
+    size_t comma = all.find(',', pos);
+    std::string item = all.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? all.size() + 1 : comma + 1;
+    std::string name = item, arg;
+    bool at = false;
+    if (size_t sep = item.find_first_of(":@"); sep != std::string::npos) {
+      name = item.substr(0, sep);
+      arg = item.substr(sep + 1);
+      at = item[sep] == '@';
+      if (arg.empty()) arg = "x";  // "kind:" alone is malformed
+    }
+    long n = -1;
+    if (!arg.empty() && !parse_count(arg, &n)) {
+      plan.error = "bad count in GPUCRYPTO_GPU_FAULT item '" + item + "'";
+      return plan;
+    }
+    if (name == "emulate") {
+      plan.emulate = true;
+      if (at) n = 0;
+      if (n == 0 || n > 16) {
+        plan.error = "GPUCRYPTO_GPU_FAULT emulate:D needs 1 <= D <= 16";
+        return plan;
+      }
+      plan.emulated_devices = n < 0 ? 1 : int(n);
+      continue;
+    }
+    int kind = -1;
+    for (int k = 0; k < kFaultKinds; ++k)
+      if (name == kFaultNames[k]) kind = k;
+    if (kind < 0) {
+      plan.error = "unknown GPUCRYPTO_GPU_FAULT item '" + item +
+                   "' (expected emulate[:D], alloc, h2d, launch, d2h, sync[:N|@N])";
+      return plan;
+    }
+    if (at) {
+      if (n <= 0) {
+        plan.error = "GPUCRYPTO_GPU_FAULT " + item + ": @N needs N >= 1";
+        return plan;
+      }
+      plan.nth[kind] = n;
+    } else {
+      plan.remaining[kind] = n;
+    }
+  }
+  return plan;
+}
+
+size_t env_size(const char* name, size_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  unsigned long long x = std::strtoull(v, &end, 10);
+  return (end != nullptr && *end == '\0') ? size_t(x) : fallback;
+}
+
+class Runtime {
+ public:
+  static Runtime& get() {
+    // Never destroyed: at exit the static CUDA runtime may be gone already.
+    static Runtime* rt = new Runtime;
+    return *rt;
+  }
+
+  bool usable() {
+    std::lock_guard lock(mu_);
+    init_locked();
+    return dev_ != nullptr && !disabled_;
+  }
+
+  std::string describe() {
+    std::lock_guard lock(mu_);
+    init_locked();
+    std::string d = desc_;
+    if (dev_ != nullptr && disabled_) d += " [disabled after errors]";
+    return d;
+  }
+
+  size_t run_blocks(const Job& job) {
+    std::lock_guard lock(mu_);
+    init_locked();
+    if (dev_ == nullptr || disabled_ || job.nblocks == 0) return 0;
+    LaunchSpec spec{};
+    spec.cipher = job.cipher;
+    spec.op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kEncrypt : kern::Op::kDecrypt;
+    if (!build_schedule(job.cipher, job.key, job.keylen, &spec.params.ks)) return 0;
+    size_t done = 0;
+    ++jobs_;
+    Status st = pipeline(job, spec, &done);
+    if (st.ok) {
+      consecutive_failures_ = 0;
+    } else {
+      note_failure(st);
+    }
+    return done;
+  }
+
+  size_t min_bytes() {
+    std::lock_guard lock(mu_);
+    init_locked();
+    if (dev_ == nullptr || disabled_) return SIZE_MAX;
+    if (min_override_ != 0) return min_override_;
+    if (!calibrated_) calibrate_locked();
+    return measured_min_;
+  }
+
+  void set_min_bytes(size_t b) {
+    std::lock_guard lock(mu_);
+    min_override_ = b;
+  }
+
+  Calibration calibration() {
+    std::lock_guard lock(mu_);
+    return calib_;
+  }
+
+  Stats stats() {
+    std::lock_guard lock(mu_);
+    return Stats{jobs_, failed_jobs_, warnings_, disabled_, dev_ != nullptr && dev_->emulated()};
+  }
+
+  void shutdown() {
+    std::lock_guard lock(mu_);
+    if (dev_ != nullptr && pid_ == getpid()) dev_->release();
+    dev_.reset();
+    initialised_ = false;
+  }
+
+  void reset() { shutdown(); }
+
+  void set_chunk_bytes(size_t b) {
+    std::lock_guard lock(mu_);
+    chunk_bytes_ = std::max<size_t>(b, 64);
+  }
+
+ private:
+  Runtime() {
+    // Keep the mutex consistent across fork(): the child gets it unlocked
+    // and notices the new pid on its next call.
+    pthread_atfork([] { get().mu_.lock(); }, [] { get().mu_.unlock(); },
+                   [] { get().mu_.unlock(); });
+  }
+
+  void init_locked() {
+    const pid_t pid = getpid();
+    if (initialised_ && pid == pid_) return;
+    if (initialised_ && dev_ != nullptr) dev_->abandon();  // child after fork()
+    dev_.reset();
+    disabled_ = false;
+    consecutive_failures_ = 0;
+    jobs_ = failed_jobs_ = warnings_ = 0;
+    calibrated_ = false;
+    calib_ = {};
+    pid_ = pid;
+    initialised_ = true;
+    chunk_bytes_ = env_size("GPUCRYPTO_GPU_CHUNK_BYTES", chunk_bytes_);
+    faults_ = parse_fault_plan(std::getenv("GPUCRYPTO_GPU_FAULT"));
+    if (!faults_.error.empty()) {
+      desc_ = "none (" + faults_.error + ")";
+      std::fprintf(stderr, "gpucrypto: warning: %s; GPU not used\n", faults_.error.c_str());
+      return;
+    }
+    if (faults_.emulate) {
+      dev_ = make_emulated_device(faults_.emulated_devices, kStreamsPerDevice);
+      desc_ = dev_->describe();
+      return;
+    }
+    std::string why;
+    dev_ = open_cuda_devices(&why);
+    desc_ = dev_ != nullptr ? dev_->describe() : "none (" + why + ")";
+  }
+
+  // True when the injected fault for `kind` fires now.
+  bool inject(FaultKind kind) {
+    if (++faults_.calls[kind] == faults_.nth[kind]) return true;
+    long& n = faults_.remaining[kind];
+    if (n == 0) return false;
+    if (n > 0) --n;
+    return true;
+  }
+  Status step(FaultKind kind, Status real) {
+    if (!real.ok) return real;
+    if (inject(kind)) return Status::fail(std::string("injected ") + kFaultNames[kind] + " fault");
+    return real;
+  }
+
+  struct Pending {
+    bool active = false;
+    size_t first = 0, nblocks = 0;
+  };
+
+  Status pipeline(const Job& job, LaunchSpec spec, size_t* done) {
+    const size_t bb = block_bytes(job.cipher);
+    const size_t chunk_blocks = std::max<size_t>(chunk_bytes_ / bb, 1);
+    Status st = inject(kAlloc) ? Status::fail("injected alloc fault") : dev_->prepare(chunk_blocks * bb);
+    if (!st.ok) return st;
+    const int slots = dev_->slots();
+    std::vector<Pending> pending(static_cast<size_t>(slots));
+    const size_t nchunks = (job.nblocks + chunk_blocks - 1) / chunk_blocks;
+
+    // Completes the slot's chunk: wait, then copy the staged result to out.
+    // Chunks complete in issue order, so `done` only ever grows as a prefix.
+    auto complete = [&](int slot) -> Status {
+      Pending& p = pending[size_t(slot)];
+      p.active = false;
+      Status s = step(kSync, dev_->wait(slot));
+      if (!s.ok) return s;
+      std::memcpy(job.out + p.first * bb, dev_->staging_out(slot), p.nblocks * bb);
+      *done += p.nblocks;
+      return s;
+    };
+
+    size_t c = 0;
+    bool completion_failed = false;
+    for (; c < nchunks; ++c) {
+      const int slot = int(c % size_t(slots));
+      if (pending[size_t(slot)].active && !(st = complete(slot)).ok) {
+        completion_failed = true;  // later chunks must not extend the prefix
+        break;
+      }
+      const size_t first = c * chunk_blocks;
+      const size_t nb = std::min(chunk_blocks, job.nblocks - first);
+      std::memcpy(dev_->staging_in(slot), job.in + first * bb, nb * bb);
+      if (!(st = step(kH2D, dev_->copy_in(slot, nb * bb))).ok) break;
+      spec.params.nblocks = nb;
+      if (job.ctr_mode) set_counter(job.ctr, bb, first, spec.params.ctr_be);
+      if (!(st = step(kLaunch, dev_->launch(slot, spec))).ok) break;
+      if (!(st = step(kD2H, dev_->copy_out(slot, nb * bb))).ok) break;
+      pending[size_t(slot)] = {true, first, nb};
+    }
+    // Finish the chunks still in flight, oldest first. After an error these
+    // all precede the failed chunk, so they still extend the prefix, up to
+    // the first one that fails to complete.
+    const size_t end = c;
+    Status cs = completion_failed ? st : Status{};
+    for (size_t k = end >= size_t(slots) ? end - size_t(slots) : 0; k < end; ++k) {
+      const int slot = int(k % size_t(slots));
+      if (!pending[size_t(slot)].active) continue;
+      if (cs.ok) {
+        cs = complete(slot);
+      } else {
+        pending[size_t(slot)].active = false;
+      }
+    }
+    if (st.ok) st = cs;
+    if (!st.ok) {
+      // Drain: nothing may still write the staging buffers of the next job.
+      for (int s = 0; s < slots; ++s) dev_->wait(s);
+    }
+    return st;
+  }
+
+  // ctr_be = ctr + first (big-endian, full carry, modulo 2^(8*bb)) as the
+  // kernels' big-endian words.
+ public:
+  static void set_counter(const uint8_t* ctr, size_t bb, uint64_t first, uint32_t* ctr_be) {
+    uint8_t c[16];
+    std::memcpy(c, ctr, bb);
+    unsigned carry = 0;
+    for (size_t i = bb; i-- > 0;) {
+      unsigned sum = unsigned(c[i]) + unsigned(first & 0xff) + carry;
+      c[i] = uint8_t(sum);
+      carry = sum >> 8;
+      first >>= 8;
+    }
+    for (size_t w = 0; w < bb / 4; ++w)
+      ctr_be[w] = uint32_t(c[4 * w]) << 24 | uint32_t(c[4 * w + 1]) << 16 |
+                  uint32_t(c[4 * w + 2]) << 8 | c[4 * w + 3];
+  }
+
+ private:
+  void note_failure(const Status& st) {
+    ++failed_jobs_;
+    ++consecutive_failures_;
+    if (disabled_) return;
+    if (st.sticky || consecutive_failures_ >= kMaxConsecutiveFailures) {
+      disabled_ = true;
+      ++warnings_;
+      std::fprintf(stderr,
+                   "gpucrypto: warning: GPU disabled for this process after %d failed GPU "
+                   "job(s) (last error: %s); work continues on the CPU\n",
+                   consecutive_failures_, st.what.c_str());
+    }
+  }
+
+  // Times a small and a large SKINNY-128-256 CTR job to get the fixed cost
+  // and the end-to-end throughput, and sets the threshold where the fixed
+  // cost is at most a fifth of the job time. Failures count like job errors.
+  void calibrate_locked() {
+    calibrated_ = true;
+    const bool emu = dev_->emulated();
+    const size_t small = 64 << 10, large = emu ? size_t(1) << 20 : size_t(64) << 20;
+    std::vector<uint8_t> buf(large, 0);
+    uint8_t key[32] = {}, ctr[16] = {};
+    Job job{Cipher::kSkinny128_256, key, 32, true, true, ctr, buf.data(), buf.data(), 0};
+    LaunchSpec spec{};
+    spec.cipher = job.cipher;
+    spec.op = kern::Op::kCtr;
+    build_schedule(job.cipher, key, 32, &spec.params.ks);
+    auto time_job = [&](size_t bytes, double* secs) {
+      job.nblocks = bytes / 16;
+      size_t done = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      Status st = pipeline(job, spec, &done);
+      *secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!st.ok) note_failure(st);
+      return st.ok;
+    };
+    double t_small = 0, t_large = 0, warm = 0;
+    if (!time_job(small, &warm) || !time_job(small, &t_small) || !time_job(large, &t_large)) {
+      measured_min_ = SIZE_MAX;
+      return;
+    }
+    const double per_byte = std::max((t_large - t_small) / double(large - small), 1e-15);
+    const double latency = std::max(t_small - double(small) * per_byte, 0.0);
+    calib_ = {latency * 1e6, 1.0 / per_byte};
+    const double threshold = 4.0 * latency / per_byte;
+    measured_min_ = std::clamp<size_t>(size_t(threshold), size_t(1) << 20, size_t(256) << 20);
+  }
+
+  std::mutex mu_;
+  bool initialised_ = false;
+  pid_t pid_ = 0;
+  std::unique_ptr<Device> dev_;
+  std::string desc_;
+  FaultPlan faults_;
+  bool disabled_ = false;
+  int consecutive_failures_ = 0;
+  uint64_t jobs_ = 0, failed_jobs_ = 0, warnings_ = 0;
+  size_t chunk_bytes_ = kDefaultChunkBytes;
+  size_t min_override_ = 0;
+  bool calibrated_ = false;
+  size_t measured_min_ = SIZE_MAX;
+  Calibration calib_{};
+};
+
+}  // namespace
+
+bool usable() { return Runtime::get().usable(); }
+size_t run_blocks(const Job& job) { return Runtime::get().run_blocks(job); }
+bool run(const Job& job) {
+  const size_t done = run_blocks(job);
+  if (done == job.nblocks) return true;
+  if (done > 0 && job.in == job.out) {
+    // In place, the prefix already holds output, but run()'s callers redo
+    // the whole job from `in`: put the input back by applying the inverse
+    // operation to the prefix (CTR is its own inverse) on the host grid
+    // emulator, the same kernel bodies. Only on this rare error path;
+    // run_blocks() callers never need it.
+    LaunchSpec undo{};
+    undo.cipher = job.cipher;
+    undo.op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kDecrypt : kern::Op::kEncrypt;
+    build_schedule(job.cipher, job.key, job.keylen, &undo.params.ks);
+    undo.params.tables = &kern::host_tables();
+    undo.params.in = job.out;
+    undo.params.out = job.out;
+    undo.params.nblocks = done;
+    if (job.ctr_mode) Runtime::set_counter(job.ctr, block_bytes(job.cipher), 0, undo.params.ctr_be);
+    emulate_launch(undo);
+  }
+  return false;
+}
+size_t min_bytes() { return Runtime::get().min_bytes(); }
+void set_min_bytes(size_t bytes) { Runtime::get().set_min_bytes(bytes); }
+Calibration calibration() { return Runtime::get().calibration(); }
+std::string describe() { return Runtime::get().describe(); }
+void shutdown() { Runtime::get().shutdown(); }
+Stats stats() { return Runtime::get().stats(); }
+
+namespace testing {
+void reset() { Runtime::get().reset(); }
+void set_chunk_bytes(size_t bytes) { Runtime::get().set_chunk_bytes(bytes); }
+}  // namespace testing
+
+}  // namespace gpucrypto::gpu

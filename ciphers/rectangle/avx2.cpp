@@ -1,0 +1,347 @@
+// AVX2 vector-sliced RECTANGLE: a ymm register holds one state row of 16
+// blocks in its 16-bit lanes; SubColumn is an 11-operation and/andnot/or/xor
+// circuit over four registers and ShiftRow a pair of 16-bit shifts and an OR
+// per row. vpshufb and dword/qword unpacks convert between the big-endian
+// byte blocks and host-order rows. Three 16-block groups are interleaved to
+// hide the round's latency, at the price of a few spills (16 ymm registers).
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "ciphers/block_cipher.h"
+#include "ciphers/rectangle/ref.h"
+#include "ciphers/rectangle/simd.h"
+
+namespace gpucrypto::rectangle {
+namespace {
+
+// The state must stay in registers across the conversions and all rounds.
+#define INLINE __attribute__((always_inline)) inline
+
+constexpr size_t kGroupBlocks = 16;  // blocks per row register
+constexpr int kGroups = 3;           // groups interleaved in the main loop
+constexpr size_t kBatchBlocks = kGroupBlocks * kGroups;
+static_assert(kBatchBlocks == kAvx2BatchBlocks);
+
+// Round keys with each 16-bit row duplicated into a dword (vpbroadcastd).
+// Without vpternlog the S-box circuits leave some outputs complemented;
+// rather than spend NOTs, the complement is folded into the key added next:
+//  * encryption: S leaves rows 1 and 2 complemented, so enc[r] (r >= 1) has
+//    rows 1 and 2 complemented;
+//  * decryption: dec[r] (1 <= r <= 25) is K_r through the inverse ShiftRow
+//    (merged like the encryption's key), and S^-1 leaves rows 0 and 3
+//    complemented, so dec[r] (r <= 24) has rows 0 and 3 complemented.
+struct Schedule {
+  uint32_t enc[kRoundKeys][4];
+  uint32_t dec[kRoundKeys][4];
+};
+static_assert(sizeof(Schedule) == kSimdScheduleBytes);
+
+uint16_t rotr16(uint16_t x, int k) { return uint16_t(x >> k | x << (16 - k)); }
+uint32_t dup16(uint16_t x) { return uint32_t(x) << 16 | x; }
+
+void setkey(void* ks, const uint8_t* key, size_t keylen, bool /*with_decrypt*/) {
+  RoundKeys rk;
+  expand_key(key, keylen, &rk);
+  Schedule* s = static_cast<Schedule*>(ks);
+  for (int r = 0; r < kRoundKeys; ++r) {
+    const uint16_t* k = rk.k[r];
+    const uint16_t enc_not = r != 0 ? 0xffff : 0;
+    s->enc[r][0] = dup16(k[0]);
+    s->enc[r][1] = dup16(uint16_t(k[1] ^ enc_not));
+    s->enc[r][2] = dup16(uint16_t(k[2] ^ enc_not));
+    s->enc[r][3] = dup16(k[3]);
+    const bool rot = r != 0;
+    const uint16_t dec_not = r != kRounds ? 0xffff : 0;
+    s->dec[r][0] = dup16(uint16_t(k[0] ^ dec_not));
+    s->dec[r][1] = dup16(rot ? rotr16(k[1], 1) : k[1]);
+    s->dec[r][2] = dup16(rot ? rotr16(k[2], 12) : k[2]);
+    s->dec[r][3] = dup16(uint16_t((rot ? rotr16(k[3], 13) : k[3]) ^ dec_not));
+  }
+  volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(&rk);
+  for (size_t i = 0; i < sizeof rk; ++i) p[i] = 0;
+}
+
+INLINE __m256i bcast(uint32_t k) { return _mm256_set1_epi32(int(k)); }
+INLINE __m256i x_or(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+INLINE __m256i andn(__m256i a, __m256i b) { return _mm256_andnot_si256(a, b); }  // ~a & b
+
+// (x <<< K) ^ k on 16-bit lanes.
+template <int K>
+INLINE __m256i rotl_xor(__m256i x, __m256i k) {
+  return x_or(_mm256_or_si256(_mm256_slli_epi16(x, K), _mm256_srli_epi16(x, 16 - K)), k);
+}
+
+// S = 6 5 C A 1 E 7 9 B 0 3 D 8 F 4 2 on every column (a0 = row 0 = least
+// significant nibble bit): the designers' 12-operation circuit with its NOT
+// pushed into and-not and the outputs; returns b0, ~b1, ~b2, b3.
+INLINE void sbox(__m256i (&a)[4]) {
+  const __m256i t3 = x_or(a[2], a[3]);
+  const __m256i b0 = x_or(andn(a[1], a[0]), t3);
+  const __m256i u = x_or(a[0], andn(a[3], a[1]));  // ~t6 = a0 ^ (a1 & ~a3)
+  const __m256i nb1 = x_or(a[2], u);
+  const __m256i t8 = x_or(a[1], a[2]);
+  const __m256i b3 = x_or(t8, andn(u, t3));
+  const __m256i nb2 = x_or(u, _mm256_or_si256(b0, t8));
+  a[0] = b0;
+  a[1] = nb1;
+  a[2] = nb2;
+  a[3] = b3;
+}
+
+// S^-1 = 9 4 F A E 1 0 6 C 7 3 8 2 B 5 D, 11 operations (exhaustive search);
+// returns ~b0, b1, b2, ~b3.
+INLINE void inv_sbox(__m256i (&a)[4]) {
+  const __m256i t4 = x_or(a[1], andn(a[0], a[3]));
+  const __m256i t5 = x_or(a[3], _mm256_and_si256(a[0], a[2]));
+  const __m256i y = x_or(a[2], t4);
+  const __m256i b1 = x_or(y, t5);
+  const __m256i b2 = x_or(y, a[0]);
+  const __m256i nb0 = x_or(t4, andn(t5, b2));
+  const __m256i nb3 = x_or(t5, andn(b1, nb0));
+  a[0] = nb0;
+  a[1] = b1;
+  a[2] = b2;
+  a[3] = nb3;
+}
+
+template <int G>
+INLINE void encrypt_rows(const Schedule* ks, __m256i (&s)[G][4]) {
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) s[g][i] = x_or(s[g][i], bcast(ks->enc[0][i]));
+  }
+  for (int r = 1; r <= kRounds; ++r) {
+#pragma GCC unroll 4
+    for (int g = 0; g < G; ++g) {
+      sbox(s[g]);
+      s[g][0] = x_or(s[g][0], bcast(ks->enc[r][0]));
+      s[g][1] = rotl_xor<1>(s[g][1], bcast(ks->enc[r][1]));
+      s[g][2] = rotl_xor<12>(s[g][2], bcast(ks->enc[r][2]));
+      s[g][3] = rotl_xor<13>(s[g][3], bcast(ks->enc[r][3]));
+    }
+  }
+}
+
+template <int G>
+INLINE void decrypt_rows(const Schedule* ks, __m256i (&s)[G][4]) {
+  // Inverse ShiftRow rotates right by 1, 12, 13, i.e. left by 15, 4, 3.
+  for (int r = kRounds; r >= 1; --r) {
+#pragma GCC unroll 4
+    for (int g = 0; g < G; ++g) {
+      s[g][0] = x_or(s[g][0], bcast(ks->dec[r][0]));
+      s[g][1] = rotl_xor<15>(s[g][1], bcast(ks->dec[r][1]));
+      s[g][2] = rotl_xor<4>(s[g][2], bcast(ks->dec[r][2]));
+      s[g][3] = rotl_xor<3>(s[g][3], bcast(ks->dec[r][3]));
+      inv_sbox(s[g]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) s[g][i] = x_or(s[g][i], bcast(ks->dec[0][i]));
+  }
+}
+
+// --- layout conversion -------------------------------------------------------
+// Four ymm of 4 blocks each <-> four row registers. vpshufb turns each
+// 128-bit lane (2 blocks) into 4 dwords, dword i = row i of both blocks in
+// host order; a 4x4 dword transpose (unpacks) then gathers each row. Lane p
+// of a row register holds block kLaneBlock[p] of the 16.
+
+// Per 128-bit lane: out word 2i+e = row i of block e, bytes swapped.
+// clang-format off
+alignas(32) constexpr uint8_t kToRows[32] = {
+    1, 0, 9, 8, 3, 2, 11, 10, 5, 4, 13, 12, 7, 6, 15, 14,
+    1, 0, 9, 8, 3, 2, 11, 10, 5, 4, 13, 12, 7, 6, 15, 14};
+alignas(32) constexpr uint8_t kFromRows[32] = {
+    1, 0, 5, 4, 9, 8, 13, 12, 3, 2, 7, 6, 11, 10, 15, 14,
+    1, 0, 5, 4, 9, 8, 13, 12, 3, 2, 7, 6, 11, 10, 15, 14};
+// clang-format on
+
+// The transpose is its own inverse.
+INLINE void transpose4(__m256i& x0, __m256i& x1, __m256i& x2, __m256i& x3) {
+  const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
+  const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
+  x0 = _mm256_unpacklo_epi64(t0, t2);
+  x1 = _mm256_unpackhi_epi64(t0, t2);
+  x2 = _mm256_unpacklo_epi64(t1, t3);
+  x3 = _mm256_unpackhi_epi64(t1, t3);
+}
+
+INLINE void bytes_to_rows(const uint8_t* in, __m256i (&r)[4]) {
+  const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kToRows));
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    r[i] =
+        _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * i)), m);
+  }
+  transpose4(r[0], r[1], r[2], r[3]);
+}
+
+INLINE void rows_to_blocks(const __m256i (&r)[4], __m256i (&x)[4]) {
+  const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kFromRows));
+  __m256i y0 = r[0], y1 = r[1], y2 = r[2], y3 = r[3];
+  transpose4(y0, y1, y2, y3);
+  x[0] = _mm256_shuffle_epi8(y0, m);
+  x[1] = _mm256_shuffle_epi8(y1, m);
+  x[2] = _mm256_shuffle_epi8(y2, m);
+  x[3] = _mm256_shuffle_epi8(y3, m);
+}
+
+INLINE void rows_to_bytes(const __m256i (&r)[4], uint8_t* out) {
+  __m256i x[4];
+  rows_to_blocks(r, x);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i), x[i]);
+}
+
+INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint8_t* in, uint8_t* out) {
+  __m256i x[4];
+  rows_to_blocks(r, x);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i), x_or(x[i], d));
+  }
+}
+
+void wipe(uint8_t* p, size_t n) {
+  volatile uint8_t* v = p;
+  for (size_t i = 0; i < n; ++i) v[i] = 0;
+}
+
+// --- ECB -----------------------------------------------------------------
+
+template <int G, bool kEncrypt>
+INLINE void ecb_groups(const Schedule* ks, const uint8_t* in, uint8_t* out) {
+  __m256i s[G][4];
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) bytes_to_rows(in + 128 * g, s[g]);
+  if (kEncrypt) {
+    encrypt_rows<G>(ks, s);
+  } else {
+    decrypt_rows<G>(ks, s);
+  }
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) rows_to_bytes(s[g], out + 128 * g);
+}
+
+template <bool kEncrypt>
+void ecb(const void* ks_, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const Schedule* ks = static_cast<const Schedule*>(ks_);
+  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
+    ecb_groups<kGroups, kEncrypt>(ks, in, out);
+    in += 8 * kBatchBlocks;
+    out += 8 * kBatchBlocks;
+  }
+  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
+    ecb_groups<1, kEncrypt>(ks, in, out);
+    in += 8 * kGroupBlocks;
+    out += 8 * kGroupBlocks;
+  }
+  if (nblocks > 0) {
+    alignas(32) uint8_t buf[8 * kGroupBlocks] = {};
+    std::memcpy(buf, in, 8 * nblocks);
+    ecb_groups<1, kEncrypt>(ks, buf, buf);
+    std::memcpy(out, buf, 8 * nblocks);
+    wipe(buf, sizeof buf);
+  }
+}
+
+// --- CTR -----------------------------------------------------------------
+// As in avx512.cpp: R0..R2 are broadcasts of the counter's upper 48 bits and
+// R3 = low 16 bits + block index while those do not wrap inside the step;
+// otherwise the counter blocks are written out and converted like data.
+
+uint64_t load_be64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
+  return v;
+}
+
+void store_be64(uint8_t* p, uint64_t v) {
+  for (int i = 7; i >= 0; --i) {
+    p[i] = uint8_t(v);
+    v >>= 8;
+  }
+}
+
+template <int G>
+INLINE void counter_rows(uint64_t c, __m256i (&s)[G][4]) {
+  if ((c & 0xffff) <= 0x10000 - kGroupBlocks * G) {
+    // Block index of each 16-bit lane after bytes_to_rows.
+    const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
+    const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
+    const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
+#pragma GCC unroll 4
+    for (int g = 0; g < G; ++g) {
+      s[g][0] = r0;
+      s[g][1] = r1;
+      s[g][2] = r2;
+      s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
+    }
+  } else {
+    alignas(32) uint8_t buf[8 * kGroupBlocks * G];
+    for (size_t j = 0; j < kGroupBlocks * G; ++j) store_be64(buf + 8 * j, c + j);
+#pragma GCC unroll 4
+    for (int g = 0; g < G; ++g) bytes_to_rows(buf + 128 * g, s[g]);
+  }
+}
+
+template <int G>
+INLINE void ctr_groups(const Schedule* ks, uint64_t c, const uint8_t* in, uint8_t* out) {
+  __m256i s[G][4];
+  counter_rows<G>(c, s);
+  encrypt_rows<G>(ks, s);
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) rows_to_bytes_xor(s[g], in + 128 * g, out + 128 * g);
+}
+
+void ctr(const void* ks_, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const Schedule* ks = static_cast<const Schedule*>(ks_);
+  uint64_t c = load_be64(ctr_block);
+  store_be64(ctr_block, c + nblocks);
+  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
+    ctr_groups<kGroups>(ks, c, in, out);
+    c += kBatchBlocks;
+    in += 8 * kBatchBlocks;
+    out += 8 * kBatchBlocks;
+  }
+  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
+    ctr_groups<1>(ks, c, in, out);
+    c += kGroupBlocks;
+    in += 8 * kGroupBlocks;
+    out += 8 * kGroupBlocks;
+  }
+  if (nblocks > 0) {
+    alignas(32) uint8_t buf[8 * kGroupBlocks] = {};
+    std::memcpy(buf, in, 8 * nblocks);
+    ctr_groups<1>(ks, c, buf, buf);
+    std::memcpy(out, buf, 8 * nblocks);
+    wipe(buf, sizeof buf);
+  }
+}
+
+#undef INLINE
+
+}  // namespace
+
+void avx2_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt) {
+  setkey(ks, key, keylen, with_decrypt);
+}
+void avx2_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  ecb<true>(ks, in, out, nblocks);
+}
+void avx2_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  ecb<false>(ks, in, out, nblocks);
+}
+void avx2_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  ctr(ks, ctr_block, in, out, nblocks);
+}
+
+}  // namespace gpucrypto::rectangle

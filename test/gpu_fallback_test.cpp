@@ -1,0 +1,112 @@
+// GPU fallback through the whole provider: with the runtime's fault-injection
+// switch (an emulated device — the test aid of gpu/gpu_backend.h — plus an
+// injected CUDA error), large EVP calls still return the correct output and
+// the "GPU disabled" warning is printed once. No real GPU is involved or
+// claimed. Each case runs in a child process: the GPU runtime is per process.
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test/test_util.h"
+
+namespace gpucrypto::test {
+namespace {
+
+// Runs `fault` in a child: large calls of several ciphers, checked against
+// the default provider (AES, SM4) or against the CPU-only path. Returns the
+// child's stderr; `ok` is whether every output matched.
+std::string run_child(const std::string& fault, bool* ok) {
+  char path[] = "/tmp/gpucrypto_fallback_XXXXXX";
+  const int fd = mkstemp(path);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, 2);
+    setenv("GPUCRYPTO_GPU_FAULT", fault.c_str(), 1);
+    setenv("GPUCRYPTO_GPU_MIN_BYTES", "64k", 1);
+    setenv("GPUCRYPTO_MT_MIN_BYTES", "64k", 1);
+    setenv("GPUCRYPTO_LOG", "1", 1);
+    ProviderFixture prov;
+    // The reference instance: CPU only (a backend cap excludes the GPU), one
+    // thread. GPUCRYPTO_GPU_FAULT stays set: the runtime reads it lazily.
+    unsetenv("GPUCRYPTO_LOG");
+    setenv("GPUCRYPTO_BACKEND", "avx512", 1);
+    setenv("GPUCRYPTO_THREADS", "1", 1);
+    ProviderFixture cpu_only;
+    if (!prov.ok() || !cpu_only.ok()) _exit(3);
+    struct Case {
+      const char* name;
+      size_t key, iv;
+      bool peer_default;
+    };
+    const Case cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-256-ECB", 32, 0, true},
+                          {"SM4-CTR", 16, 16, true},     {"SKINNY-128-256-CTR", 32, 16, false},
+                          {"RECTANGLE-80-ECB", 10, 0, false}};
+    bool good = true;
+    for (int round = 0; round < 4; ++round) {  // repeated calls: failures pile up, then disable
+      for (const Case& c : cases) {
+        Bytes key = random_bytes(c.key), iv(c.iv, 0xff), pt = random_bytes(256 * 1024 + 16);
+        if (!iv.empty()) iv.back() = 0x80;
+        Bytes got, want, back;
+        good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt, &got);
+        good &= c.peer_default
+                    ? evp_crypt(prov.libctx(), c.name, "provider=default", true, key, iv, pt, &want)
+                    : evp_crypt(cpu_only.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt,
+                                &want);
+        good &= got == want;
+        good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", false, key, iv, got, &back);
+        good &= back == pt;
+      }
+    }
+    _exit(good ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(fd);
+  *ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::remove(path);
+  return ss.str();
+}
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(GpuFallback, EmulatedDeviceWithoutFaultsIsCorrect) {
+  bool ok = false;
+  const std::string err = run_child("emulate", &ok);
+  EXPECT_TRUE(ok) << err;
+  EXPECT_GE(count(err, "via gpu"), 1u) << "the emulated device was not used: " << err;
+  EXPECT_EQ(count(err, "GPU disabled"), 0u) << err;
+}
+
+TEST(GpuFallback, EveryInjectedFaultStillGivesCorrectOutputAndOneWarning) {
+  for (const char* kind : {"alloc", "h2d", "launch", "d2h", "sync"}) {
+    SCOPED_TRACE(kind);
+    bool ok = false;
+    const std::string err = run_child(std::string("emulate,") + kind, &ok);
+    EXPECT_TRUE(ok) << err;
+    EXPECT_EQ(count(err, "GPU disabled"), 1u) << err;
+  }
+}
+
+TEST(GpuFallback, AFaultMidJobKeepsTheFinishedPart) {
+  bool ok = false;
+  const std::string err = run_child("emulate,d2h@3", &ok);  // only the 3rd copy-out fails
+  EXPECT_TRUE(ok) << err;
+  EXPECT_EQ(count(err, "GPU disabled"), 0u) << err;  // one transient error does not disable
+}
+
+}  // namespace
+}  // namespace gpucrypto::test

@@ -447,11 +447,11 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     if (v != 0 && c->key_set) {
       // Resuming a stream: regenerate the keystream of the block before ctr.
-      uint8_t prev[kMaxBlockBytes];
-      std::memcpy(prev, c->ctr, c->bs());
-      ctr_add(prev, c->bs(), ~uint64_t(0));  // ctr - 1 (mod 2^64 carry covers the block)
-      std::memcpy(c->ctr, prev, c->bs());
-      keystream_block(c);  // buf = E(ctr-1), ctr restored by the advance
+      // ctr -= 1 (mod 2^(8*bs)); the counter is public, so the early exit is fine.
+      for (size_t i = c->bs(); i-- > 0;) {
+        if (c->ctr[i]-- != 0) break;
+      }
+      keystream_block(c);  // buf = E(ctr - 1); the advance restores ctr
     }
     c->num = v;
   }

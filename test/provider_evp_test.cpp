@@ -260,6 +260,41 @@ TEST_F(Evp, CtrUpdatedIvAndNum) {
   EVP_CIPHER_free(ci);
 }
 
+// A stream saved as (updated-iv, num) resumes in a fresh context.
+TEST_F(Evp, CtrResumesFromUpdatedIvAndNum) {
+  for (const char* name : {"AES-128-CTR", "RECTANGLE-80-CTR", "RIJNDAEL-256-256-CTR"}) {
+    SCOPED_TRACE(name);
+    EVP_CIPHER* ci = EVP_CIPHER_fetch(lib(), name, kOurs);
+    const size_t ivlen = size_t(EVP_CIPHER_get_iv_length(ci));
+    Bytes key = random_bytes(size_t(EVP_CIPHER_get_key_length(ci))), iv(ivlen, 0);
+    iv[ivlen - 1] = 1;  // resuming must step back across a borrow: counter 00..01 -> 00..00
+    Bytes pt = random_bytes(100), want;
+    ASSERT_TRUE(evp_crypt(lib(), name, kOurs, true, key, iv, pt, &want));
+    const size_t first = ivlen + 3;  // one block and a bit
+    EVP_CIPHER_CTX* a = EVP_CIPHER_CTX_new();
+    Bytes out(pt.size());
+    int outl;
+    ASSERT_EQ(EVP_EncryptInit_ex2(a, ci, key.data(), iv.data(), nullptr), 1);
+    ASSERT_EQ(EVP_EncryptUpdate(a, out.data(), &outl, pt.data(), int(first)), 1);
+    unsigned num = 0;
+    Bytes next(ivlen);
+    OSSL_PARAM get[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, next.data(), ivlen),
+                        OSSL_PARAM_construct_end()};
+    ASSERT_EQ(EVP_CIPHER_CTX_get_params(a, get), 1);
+    EXPECT_EQ(num, 3u);
+    EVP_CIPHER_CTX* b = EVP_CIPHER_CTX_new();
+    ASSERT_EQ(EVP_EncryptInit_ex2(b, ci, key.data(), next.data(), nullptr), 1);
+    OSSL_PARAM set[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num), OSSL_PARAM_construct_end()};
+    ASSERT_EQ(EVP_CIPHER_CTX_set_params(b, set), 1);
+    ASSERT_EQ(EVP_EncryptUpdate(b, out.data() + first, &outl, pt.data() + first, int(pt.size() - first)), 1);
+    EXPECT_EQ(out, want);
+    EVP_CIPHER_CTX_free(a);
+    EVP_CIPHER_CTX_free(b);
+    EVP_CIPHER_free(ci);
+  }
+}
+
 // --- ECB padding -------------------------------------------------------------------
 
 TEST_F(Evp, EcbPaddingRoundTripsEveryLength) {

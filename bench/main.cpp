@@ -1,0 +1,378 @@
+// gpucrypto-bench: our provider's ciphers side by side with OpenSSL's
+// default provider, through EVP, in one run. See bench/README.md.
+#include <openssl/crypto.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/clock.h"
+#include "bench/harness.h"
+#include "bench/options.h"
+#include "bench/providers.h"
+#include "bench/report.h"
+#include "bench/workloads.h"
+
+namespace gpucrypto::bench {
+namespace {
+
+constexpr const char* kOurs = "provider=gpucrypto";
+constexpr const char* kDefault = "provider=default";
+
+// The default provider's ciphers the tables compare with.
+const char* const kDefaultCiphers[] = {"AES-128-ECB", "AES-128-CTR", "AES-192-ECB", "AES-192-CTR",
+                                       "AES-256-ECB", "AES-256-CTR", "SM4-ECB",     "SM4-CTR"};
+
+const std::vector<size_t> kPathsSizes{16, 256, 4 << 10, 16 << 10, 1 << 20, 16 << 20};
+const std::vector<size_t> kThreadsSizes{1 << 20, 16 << 20};
+const std::vector<size_t> kSeedSizes{16,       64,        256,       1 << 10, 4 << 10,  16 << 10,
+                                     64 << 10, 256 << 10, 1 << 20,  4 << 20, 16 << 20, 64 << 20};
+
+std::string mode_suffix(const std::string& cipher) { return cipher.substr(cipher.size() - 3); }
+
+bool same_in_default(const std::string& cipher) {
+  return cipher.rfind("AES-", 0) == 0 || cipher.rfind("SM4-", 0) == 0;
+}
+
+// The default-provider cipher a row of ours is compared with.
+std::string baseline_of(const std::string& cipher) {
+  return same_in_default(cipher) ? cipher : "AES-128-" + mode_suffix(cipher);
+}
+
+class Bench {
+ public:
+  Bench(const Options& opt, RunInfo* info)
+      : opt_(opt), info_(info), cache_(info->module_path) {}
+
+  // Our ciphers (filtered) and the default ones available.
+  void discover() {
+    info_->buildinfo = provider_buildinfo(cache_.gpucrypto({"auto", {}, {}}), "gpucrypto");
+    for (const auto& c : provider_ciphers(cache_.gpucrypto({"auto", 1, {}}), "gpucrypto"))
+      if (!opt_.filter || std::regex_search(c, *opt_.filter)) ours_.push_back(c);
+    for (const char* c : kDefaultCiphers)
+      if (cipher_available(cache_.default_only(), c, kDefault)) defaults_.insert(c);
+  }
+
+  void list() const {
+    std::printf("gpucrypto ciphers%s:\n", opt_.filter ? " (filtered)" : "");
+    for (const auto& c : ours_) std::printf("  %s\n", c.c_str());
+    std::printf("default-provider baselines:\n");
+    for (const auto& c : defaults_) std::printf("  %s\n", c.c_str());
+  }
+
+  ModeResult run_mode(const std::string& mode) {
+    ModeResult m;
+    m.mode = mode;
+    m.sizes = !opt_.sizes.empty() ? opt_.sizes
+              : mode == "paths"   ? kPathsSizes
+              : mode == "threads" ? kThreadsSizes
+                                  : kSeedSizes;
+    // Every paths/seed row runs on the calling thread alone: its CPU time
+    // is the time the cipher took, whatever else the machine is doing. Not
+    // so with a GPU back end, which works while the caller sleeps.
+    const bool gpu = std::find(opt_.backends.begin(), opt_.backends.end(), "cuda") !=
+                     opt_.backends.end();
+    m.cpu_time = mode != "threads" && !opt_.elapsed && !gpu;
+    if (mode == "paths") plan_paths(&m);
+    else if (mode == "threads") plan_threads(&m);
+    else plan_seed(&m);
+    if (m.rows.empty()) {
+      std::fprintf(stderr, "[%s] nothing to measure (filter '%s')\n", mode.c_str(),
+                   opt_.filter_text.c_str());
+      return m;
+    }
+    link_rows(&m);
+    check(m);
+
+    const size_t max_size = *std::max_element(m.sizes.begin(), m.sizes.end());
+    IoBuffers io(max_size);
+    for (Row& r : m.rows) {
+      if (r.work) continue;  // probes bring their own
+      const char* propq = r.provider == "default" ? kDefault : kOurs;
+      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io);
+    }
+    measure(&m, opt_, cc_);
+    for (Row& r : m.rows) r.work.reset();
+    return m;
+  }
+
+  const CycleCounter& cycles() const { return cc_; }
+
+ private:
+  Row our_row(const std::string& cipher, const std::string& impl, ProvSettings s) {
+    Row r;
+    r.cipher = cipher;
+    r.impl = impl;
+    r.provider = "gpucrypto";
+    r.threads = s.threads.value_or(int(std::thread::hardware_concurrency()));
+    r.libctx = cache_.gpucrypto(s);
+    r.settings = std::move(s);
+    return r;
+  }
+
+  Row default_row(const std::string& cipher, const std::string& impl = "default") {
+    Row r;
+    r.cipher = cipher;
+    r.impl = impl;
+    r.provider = "default";
+    r.libctx = cache_.default_only();
+    return r;
+  }
+
+  void plan_paths(ModeResult* m) {
+    std::set<std::string> wanted_defaults;
+    for (const auto& c : ours_) {
+      if (defaults_.count(baseline_of(c)) != 0) wanted_defaults.insert(baseline_of(c));
+      for (const auto& b : opt_.backends) m->rows.push_back(our_row(c, b, {b, 1, {}}));
+    }
+    for (const auto& d : defaults_)
+      if (!opt_.filter || std::regex_search(d, *opt_.filter)) wanted_defaults.insert(d);
+    for (const auto& d : wanted_defaults) m->rows.push_back(default_row(d));
+    sort_rows(m);
+  }
+
+  void plan_threads(ModeResult* m) {
+    const int n = parallel_threads();
+    const std::string nt = std::to_string(n) + "T";
+    for (const auto& c : ours_) {
+      m->rows.push_back(our_row(c, "auto 1T", {"auto", 1, {}}));
+      m->rows.push_back(our_row(c, "auto " + nt, {"auto", n, opt_.mt_min_bytes}));
+    }
+    const size_t max_size = *std::max_element(m->sizes.begin(), m->sizes.end());
+    // The probe: independent single-threaded work on every core.
+    const std::string probe = defaults_.count("SM4-CTR") != 0 ? "SM4-CTR" : "AES-128-CTR";
+    for (int t : {1, n}) {
+      Row r = default_row(probe, "probe " + std::to_string(t) + "T");
+      r.threads = t;
+      r.work = std::make_unique<ParallelCipherWorkload>(r.libctx, probe, kDefault, t, max_size);
+      m->rows.push_back(std::move(r));
+    }
+    for (int t : {1, n}) {
+      Row r;
+      r.cipher = "memcpy";
+      r.impl = std::to_string(t) + "T";
+      r.threads = t;
+      r.work = std::make_unique<MemcpyWorkload>(t, max_size);
+      m->rows.push_back(std::move(r));
+    }
+  }
+
+  void plan_seed(ModeResult* m) {
+    for (const auto& c : ours_) {
+      if (c.rfind("SKINNY-", 0) != 0) continue;
+      for (const auto& b : opt_.backends) m->rows.push_back(our_row(c, b, {b, 1, {}}));
+    }
+    sort_rows(m);
+  }
+
+  int parallel_threads() const {
+    return opt_.threads != 0 ? opt_.threads
+                             : std::max(2, int(std::thread::hardware_concurrency()));
+  }
+
+  // Cipher groups in display order; inside a group the default provider
+  // first, then our back ends in the order asked for.
+  void sort_rows(ModeResult* m) const {
+    auto rank = [&](const Row& r) {
+      if (r.provider == "default") return -1;
+      auto it = std::find(opt_.backends.begin(), opt_.backends.end(), r.impl);
+      return int(it - opt_.backends.begin());
+    };
+    std::stable_sort(m->rows.begin(), m->rows.end(), [&](const Row& a, const Row& b) {
+      if (a.cipher != b.cipher) return cipher_name_less(a.cipher, b.cipher);
+      return rank(a) < rank(b);
+    });
+  }
+
+  // Baseline and ref indices (see Row).
+  void link_rows(ModeResult* m) const {
+    auto find = [&](auto pred) {
+      for (size_t i = 0; i < m->rows.size(); ++i)
+        if (pred(m->rows[i])) return int(i);
+      return -1;
+    };
+    for (Row& r : m->rows) {
+      if (m->mode == "threads") {
+        if (r.threads != 1)
+          r.baseline = find([&](const Row& o) {
+            return o.cipher == r.cipher && o.provider == r.provider && o.threads == 1;
+          });
+        continue;
+      }
+      if (r.provider != "gpucrypto") continue;
+      if (m->mode == "paths") {
+        const std::string base = baseline_of(r.cipher);
+        r.baseline = find([&](const Row& o) { return o.provider == "default" && o.cipher == base; });
+      }
+      if (r.impl != "ref")
+        r.ref = find([&](const Row& o) {
+          return o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl == "ref";
+        });
+    }
+  }
+
+  // Before timing: every row of ours must match our ref back end (and, for
+  // AES and SM4, the default provider) on random data, at a small size and
+  // at one large enough to take the threaded path.
+  void check(const ModeResult& m) {
+    std::set<std::string> done;
+    OSSL_LIB_CTX* ref = cache_.gpucrypto({"ref", 1, {}});
+    for (const Row& r : m.rows) {
+      if (r.provider != "gpucrypto" || !done.insert(r.cipher).second) continue;
+      size_t key_len, iv_len, block;
+      cipher_lengths(ref, r.cipher, kOurs, &key_len, &iv_len, &block);
+      const bool ecb = block > 1;
+      // ECB: whole blocks (24-byte blocks do not divide 1 MiB); CTR: a tail.
+      const size_t big = ecb ? ((size_t(1) << 20) / block + 3) * block : (size_t(1) << 20) + 101;
+      for (size_t len : {ecb ? 7 * block : size_t(101), big}) {
+        std::vector<uint8_t> key(key_len), iv(iv_len), in(len);
+        fill_pattern(key.data(), key.size(), rng_++);
+        fill_pattern(iv.data(), iv.size(), rng_++);
+        fill_pattern(in.data(), in.size(), rng_++);
+        const auto expect = encrypt_once(ref, r.cipher, kOurs, key, iv, in);
+        if (same_in_default(r.cipher) && defaults_.count(r.cipher) != 0)
+          compare(r.cipher + " ref", expect,
+                  encrypt_once(cache_.default_only(), r.cipher, kDefault, key, iv, in),
+                  "the default provider", len);
+        for (const Row& o : m.rows)
+          if (o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl != "ref")
+            compare(o.label(), encrypt_once(o.libctx, o.cipher, kOurs, key, iv, in), expect,
+                    "our ref back end", len);
+      }
+    }
+  }
+
+  static void compare(const std::string& what, const std::vector<uint8_t>& got,
+                      const std::vector<uint8_t>& want, const std::string& against, size_t len) {
+    if (got == want) return;
+    size_t i = 0;
+    while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+    throw std::runtime_error("correctness check failed: " + what + " differs from " + against +
+                             " on " + std::to_string(len) + " random bytes (first difference at "
+                             "byte " + std::to_string(i) + ", output sizes " +
+                             std::to_string(got.size()) + "/" + std::to_string(want.size()) + ")");
+  }
+
+  const Options& opt_;
+  RunInfo* info_;
+  ContextCache cache_;
+  CycleCounter cc_;
+  std::vector<std::string> ours_;
+  std::set<std::string> defaults_;
+  uint64_t rng_ = 1;
+};
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+int run(const Options& opt, int argc, char** argv) {
+  RunInfo info;
+  info.date = utc_now();
+  info.host_cpu = cpu_model();
+  info.online_cpus = std::thread::hardware_concurrency();
+  info.openssl = OpenSSL_version(OPENSSL_VERSION);
+  info.reps = opt.reps;
+  info.large_reps = std::min(opt.reps, opt.large_reps);
+  info.min_time = opt.min_time;
+  info.max_cell_time = opt.max_cell_time;
+  for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "") + std::string(argv[i]);
+
+  // Each library context carries its own configuration; environment
+  // overrides would silently apply to all of them.
+  for (const char* var : {"GPUCRYPTO_BACKEND", "GPUCRYPTO_THREADS", "GPUCRYPTO_MT_MIN_BYTES",
+                          "GPUCRYPTO_GPU_MIN_BYTES"}) {
+    if (const char* v = std::getenv(var); v != nullptr) {
+      info.notes.push_back(std::string("ignored ") + var + "=" + v +
+                           " (the bench configures every context itself)");
+      unsetenv(var);
+    }
+  }
+
+  const auto module = std::filesystem::absolute(std::filesystem::path(opt.module_dir) / "gpucrypto.so");
+  if (!std::filesystem::exists(module))
+    throw std::runtime_error(module.string() +
+                             " not found: build the gpucrypto target or pass --module-dir");
+  info.module_path = module.string();
+
+  Bench bench(opt, &info);
+  bench.discover();
+  if (opt.list) {
+    bench.list();
+    return 0;
+  }
+  if (bench.cycles().available()) {
+    info.cycles_source = "PMU core cycles of the calling thread (perf_event_open, user space)";
+  } else {
+    info.cycles_source = "thread CPU time (wall time for multi-threaded rows) x core clock "
+                         "estimated by a dependent-add chain (about " +
+                         std::to_string(int(estimate_core_hz() / 1e6)) + " MHz now; " +
+                         bench.cycles().unavailable_reason() + ")";
+  }
+  std::fputs(header_text(info, false).c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+
+  std::vector<ModeResult> results;
+  for (const auto& mode : opt.modes) {
+    results.push_back(bench.run_mode(mode));
+    for (const Table& t : mode_tables(results.back()))
+      if (!t.empty()) std::printf("%s\n", t.console().c_str());
+    std::fflush(stdout);
+  }
+
+  std::vector<std::string> plots;
+  if (!opt.plot_prefix.empty()) {
+    std::string why;
+    plots = write_plots(opt.plot_prefix, results, &why);
+    if (!why.empty()) std::fprintf(stderr, "note: %s\n", why.c_str());
+    for (const auto& p : plots) std::printf("wrote %s\n", p.c_str());
+  }
+  if (!opt.markdown_path.empty()) {
+    write_markdown(opt.markdown_path, info, results, plots);
+    std::printf("wrote %s\n", opt.markdown_path.c_str());
+  }
+  if (!opt.json_path.empty()) {
+    write_json(opt.json_path, info, results);
+    std::printf("wrote %s\n", opt.json_path.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace gpucrypto::bench
+
+int main(int argc, char** argv) {
+  gpucrypto::bench::Options opt;
+  std::string err;
+  if (!gpucrypto::bench::parse_options(argc, argv, &opt, &err)) {
+    if (err.empty()) return 0;  // --help
+    std::fprintf(stderr, "gpucrypto-bench: %s\n", err.c_str());
+    return 2;
+  }
+  try {
+    return gpucrypto::bench::run(opt, argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpucrypto-bench: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,206 @@
+#include "bench/options.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <utility>
+
+#ifndef GPUCRYPTO_MODULE_DIR
+#define GPUCRYPTO_MODULE_DIR "."
+#endif
+
+namespace gpucrypto::bench {
+namespace {
+
+constexpr const char* kUsage = R"(usage: gpucrypto-bench [options]
+
+Measures every cipher of the gpucrypto provider through EVP_EncryptUpdate, next
+to OpenSSL's default provider, in one run, alternating implementations and
+reporting medians.
+
+  --mode M           paths | threads | seed | all, or a comma list (default: paths)
+                       paths:   every cipher x back end (threads=1) + default provider
+                       threads: threads=1 vs threads=N (backend auto), with a 2-core
+                                scaling probe (default SM4-CTR) and memcpy
+                       seed:    SKINNY ECB/CTR speed-up vs ref, 16 B ... 64 MiB
+  --filter REGEX     only ciphers whose name matches (ECMAScript, searched);
+                     the default-provider baselines they need are kept
+  --sizes LIST       comma list of sizes, k/m suffixes (default per mode)
+  --reps N           timed samples per cell, median reported (default 5)
+  --large-reps N     cap on samples for sizes >= 16 MiB (default 3)
+  --min-time S       seconds per sample, at least one call (default 0.02)
+  --max-cell-time S  time budget per row and size (default 1): slower cells take
+                     fewer samples; a single call longer than S is sampled once
+  --elapsed          paths/seed: MB/s from wall-clock time instead of the calling
+                     thread's CPU time (threads mode always uses wall-clock time)
+  --backends LIST    our back ends in paths/seed mode (default ref,avx2,avx512;
+                     also auto, cuda)
+  --threads N        threads mode: the parallel thread count (default: online
+                     CPUs, at least 2)
+  --mt-min-bytes N   threads mode: provider mt_min_bytes (default 0: always split)
+  --json FILE        write every sample and median as JSON
+  --markdown FILE    write the tables as Markdown
+  --plot PREFIX      write PREFIX-<family>.svg/.png (needs gnuplot; skipped if absent)
+  --module-dir DIR   directory holding gpucrypto.so (default: the build directory,
+                     or $GPUCRYPTO_MODULE_DIR)
+  --list             list the ciphers found in both providers and exit
+  --help
+)";
+
+bool parse_int(const std::string& s, int lo, int hi, int* out) {
+  errno = 0;
+  char* end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno != 0 || v < lo || v > hi) return false;
+  *out = int(v);
+  return true;
+}
+
+bool takes_value(const std::string& opt) {
+  static const char* const kValued[] = {
+      "--mode",     "--filter",        "--sizes",     "--reps",       "--large-reps",
+      "--min-time", "--max-cell-time", "--backends",  "--threads",    "--mt-min-bytes",
+      "--json",     "--markdown",      "--plot",      "--module-dir"};
+  for (const char* k : kValued)
+    if (opt == k) return true;
+  return false;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream ss(s);
+  for (std::string p; std::getline(ss, p, sep);)
+    if (!p.empty()) parts.push_back(p);
+  return parts;
+}
+
+}  // namespace
+
+bool parse_byte_count(const std::string& s, size_t* out) {
+  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (errno != 0) return false;
+  std::string suffix(end);
+  unsigned shift = 0;
+  if (suffix.empty() || suffix == "B") shift = 0;
+  else if (suffix == "k" || suffix == "K" || suffix == "KiB") shift = 10;
+  else if (suffix == "m" || suffix == "M" || suffix == "MiB") shift = 20;
+  else if (suffix == "g" || suffix == "G" || suffix == "GiB") shift = 30;
+  else return false;
+  if (v > (~0ull >> shift)) return false;
+  *out = size_t(v << shift);
+  return true;
+}
+
+bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
+  if (const char* dir = std::getenv("GPUCRYPTO_MODULE_DIR"); dir != nullptr && *dir != '\0')
+    opt->module_dir = dir;
+  else
+    opt->module_dir = GPUCRYPTO_MODULE_DIR;
+
+  auto fail = [err](std::string msg) {
+    *err = std::move(msg);
+    return false;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    // Accept both "--key value" and "--key=value".
+    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a.resize(eq);
+    } else if (a != "--help" && a != "-h" && a != "--list" && a != "--elapsed") {
+      if (!takes_value(a)) return fail("unknown option '" + a + "' (see --help)");
+      if (i + 1 >= argc) {
+        *err = "missing value for " + a;
+        return false;
+      }
+      value = argv[++i];
+    }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      err->clear();
+      return false;
+    } else if (a == "--list") {
+      opt->list = true;
+    } else if (a == "--elapsed") {
+      opt->elapsed = true;
+    } else if (a == "--mode") {
+      opt->modes.clear();
+      for (const auto& m : split(value, ',')) {
+        if (m == "all") {
+          opt->modes = {"paths", "threads", "seed"};
+          break;
+        }
+        if (m != "paths" && m != "threads" && m != "seed") {
+          *err = "unknown mode '" + m + "' (paths, threads, seed, all)";
+          return false;
+        }
+        opt->modes.push_back(m);
+      }
+      if (opt->modes.empty()) {
+        *err = "--mode needs a value";
+        return false;
+      }
+    } else if (a == "--filter") {
+      try {
+        opt->filter.emplace(value, std::regex::ECMAScript);
+        opt->filter_text = value;
+      } catch (const std::regex_error& e) {
+        *err = "bad --filter regex: " + std::string(e.what());
+        return false;
+      }
+    } else if (a == "--sizes") {
+      opt->sizes.clear();
+      for (const auto& s : split(value, ',')) {
+        size_t n;
+        if (!parse_byte_count(s, &n) || n == 0 || n > (size_t(1) << 30)) {
+          *err = "bad size '" + s + "' (1 .. 1g, k/m/g suffixes)";
+          return false;
+        }
+        opt->sizes.push_back(n);
+      }
+    } else if (a == "--reps") {
+      if (!parse_int(value, 1, 1000, &opt->reps)) return fail("bad --reps");
+    } else if (a == "--large-reps") {
+      if (!parse_int(value, 1, 1000, &opt->large_reps)) return fail("bad --large-reps");
+    } else if (a == "--min-time") {
+      char* end = nullptr;
+      opt->min_time = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(opt->min_time >= 0) || opt->min_time > 60)
+        return fail("bad --min-time (seconds, 0 .. 60)");
+    } else if (a == "--max-cell-time") {
+      char* end = nullptr;
+      opt->max_cell_time = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(opt->max_cell_time >= 0) || opt->max_cell_time > 3600)
+        return fail("bad --max-cell-time (seconds, 0 .. 3600)");
+    } else if (a == "--backends") {
+      opt->backends = split(value, ',');
+      for (const auto& b : opt->backends)
+        if (b != "auto" && b != "ref" && b != "avx2" && b != "avx512" && b != "cuda")
+          return fail("unknown back end '" + b + "'");
+      if (opt->backends.empty()) return fail("--backends needs a value");
+    } else if (a == "--threads") {
+      if (!parse_int(value, 2, 1024, &opt->threads)) return fail("bad --threads (2 .. 1024)");
+    } else if (a == "--mt-min-bytes") {
+      if (!parse_byte_count(value, &opt->mt_min_bytes)) return fail("bad --mt-min-bytes");
+    } else if (a == "--json") {
+      opt->json_path = value;
+    } else if (a == "--markdown") {
+      opt->markdown_path = value;
+    } else if (a == "--plot") {
+      opt->plot_prefix = value;
+    } else if (a == "--module-dir") {
+      opt->module_dir = value;
+    } else {
+      *err = "unknown option '" + a + "' (see --help)";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace gpucrypto::bench

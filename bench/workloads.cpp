@@ -1,0 +1,219 @@
+#include "bench/workloads.h"
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+#include "bench/providers.h"
+
+namespace gpucrypto::bench {
+namespace {
+
+bool is_ecb(const std::string& name) {
+  return name.size() > 4 && name.compare(name.size() - 4, 4, "-ECB") == 0;
+}
+
+std::vector<uint8_t> random_bytes(size_t n) {
+  std::vector<uint8_t> v(n);
+  if (n != 0 && RAND_bytes(v.data(), int(n)) != 1)
+    throw std::runtime_error("RAND_bytes failed: " + openssl_errors());
+  return v;
+}
+
+CipherPtr fetch(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq) {
+  CipherPtr c(EVP_CIPHER_fetch(libctx, cipher.c_str(), propq.c_str()));
+  if (!c)
+    throw std::runtime_error("cannot fetch " + cipher + " (" + propq + "): " + openssl_errors());
+  return c;
+}
+
+// Initialises `ctx` for encryption with padding off.
+void init_encrypt(EVP_CIPHER_CTX* ctx, const EVP_CIPHER* cipher, const std::string& label,
+                  const std::vector<uint8_t>& key, const std::vector<uint8_t>& iv) {
+  if (EVP_EncryptInit_ex2(ctx, cipher, key.data(), iv.empty() ? nullptr : iv.data(), nullptr) != 1 ||
+      EVP_CIPHER_CTX_set_padding(ctx, 0) != 1)
+    throw std::runtime_error("cannot initialise " + label + ": " + openssl_errors());
+}
+
+CipherCtxPtr new_ctx() {
+  CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
+  if (!ctx) throw std::bad_alloc();
+  return ctx;
+}
+
+}  // namespace
+
+void EvpCipherFree::operator()(EVP_CIPHER* c) const { EVP_CIPHER_free(c); }
+void EvpCipherCtxFree::operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
+
+void fill_pattern(uint8_t* p, size_t n, uint64_t seed) {
+  uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p[i] = uint8_t(x >> 32);
+  }
+}
+
+Buffer::Buffer(size_t n) : n_(n) {
+  const size_t rounded = (n + 63) / 64 * 64;
+  p_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded == 0 ? 64 : rounded));
+  if (p_ == nullptr) throw std::bad_alloc();
+  std::memset(p_, 0, rounded);  // fault the pages in before timing
+}
+
+Buffer::~Buffer() { std::free(p_); }
+
+IoBuffers::IoBuffers(size_t n) : in(n), out(n) { fill_pattern(in.data(), n, n); }
+
+EvpCipherWorkload::EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
+                                     const std::string& propq, const IoBuffers& io)
+    : label_(cipher + " (" + propq + ")"), io_(io) {
+  cipher_ = fetch(libctx, cipher, propq);
+  ctx_ = new_ctx();
+  if (is_ecb(cipher)) block_ = size_t(EVP_CIPHER_get_block_size(cipher_.get()));
+  init_encrypt(ctx_.get(), cipher_.get(), label_,
+               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))),
+               random_bytes(size_t(EVP_CIPHER_get_iv_length(cipher_.get()))));
+}
+
+size_t EvpCipherWorkload::usable_bytes(size_t size) const {
+  if (block_ == 0 || size > io_.in.size() || size > size_t(INT_MAX)) return 0;
+  return size / block_ * block_;
+}
+
+void EvpCipherWorkload::run(size_t len, uint64_t iters) {
+  uint8_t* out = io_.out.data();
+  const uint8_t* in = io_.in.data();
+  for (uint64_t i = 0; i < iters; ++i) {
+    int outl = 0;
+    if (EVP_EncryptUpdate(ctx_.get(), out, &outl, in, int(len)) != 1 || size_t(outl) != len)
+      throw std::runtime_error("EVP_EncryptUpdate failed for " + label_ + " at " +
+                               std::to_string(len) + " bytes: " + openssl_errors());
+  }
+}
+
+Gang::Gang(int n) : n_(n) {
+  for (int i = 1; i < n; ++i) helpers_.emplace_back([this, i] { loop(i); });
+}
+
+Gang::~Gang() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : helpers_) t.join();
+}
+
+void Gang::loop(int index) {
+  uint64_t seen = 0;
+  for (;;) {
+    const std::function<void(int)>* job;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+    }
+    (*job)(index);
+    {
+      std::lock_guard lock(mu_);
+      --pending_;
+    }
+    cv_.notify_all();
+  }
+}
+
+void Gang::run(const std::function<void(int)>& fn) {
+  if (n_ == 1) return fn(0);
+  {
+    std::lock_guard lock(mu_);
+    job_ = &fn;
+    pending_ = n_ - 1;
+    ++generation_;
+  }
+  cv_.notify_all();
+  fn(0);
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return pending_ == 0; });
+}
+
+ParallelCipherWorkload::ParallelCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
+                                               const std::string& propq, int threads,
+                                               size_t max_len)
+    : gang_(threads) {
+  for (int i = 0; i < threads; ++i) {
+    io_.push_back(std::make_unique<IoBuffers>(max_len));
+    workers_.push_back(std::make_unique<EvpCipherWorkload>(libctx, cipher, propq, *io_.back()));
+  }
+}
+
+void ParallelCipherWorkload::run(size_t len, uint64_t iters) {
+  // Exceptions must not cross the thread boundary: collect, rethrow here.
+  std::vector<std::string> errors(workers_.size());
+  gang_.run([&](int i) {
+    try {
+      workers_[size_t(i)]->run(len, iters);
+    } catch (const std::exception& e) {
+      errors[size_t(i)] = e.what();
+    }
+  });
+  for (const auto& e : errors)
+    if (!e.empty()) throw std::runtime_error(e);
+}
+
+MemcpyWorkload::MemcpyWorkload(int threads, size_t max_len) : gang_(threads) {
+  for (int i = 0; i < threads; ++i) io_.push_back(std::make_unique<IoBuffers>(max_len));
+}
+
+void MemcpyWorkload::run(size_t len, uint64_t iters) {
+  gang_.run([&](int i) {
+    const IoBuffers& io = *io_[size_t(i)];
+    for (uint64_t k = 0; k < iters; ++k) {
+      std::memcpy(io.out.data(), io.in.data(), len);
+      asm volatile("" ::: "memory");  // keep every copy
+    }
+  });
+}
+
+std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
+                                  const std::string& propq, const std::vector<uint8_t>& key,
+                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in) {
+  const CipherPtr c = fetch(libctx, cipher, propq);
+  const CipherCtxPtr ctx = new_ctx();
+  init_encrypt(ctx.get(), c.get(), cipher, key, iv);
+  std::vector<uint8_t> out(in.size() + 64);
+  int n1 = 0, n2 = 0;
+  if (EVP_EncryptUpdate(ctx.get(), out.data(), &n1, in.data(), int(in.size())) != 1 ||
+      EVP_EncryptFinal_ex(ctx.get(), out.data() + n1, &n2) != 1)
+    throw std::runtime_error("encryption failed for " + cipher + " (" + propq +
+                             "): " + openssl_errors());
+  out.resize(size_t(n1 + n2));
+  return out;
+}
+
+void cipher_lengths(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
+                    size_t* key_len, size_t* iv_len, size_t* block) {
+  const CipherPtr c = fetch(libctx, cipher, propq);
+  *key_len = size_t(EVP_CIPHER_get_key_length(c.get()));
+  *iv_len = size_t(EVP_CIPHER_get_iv_length(c.get()));
+  *block = is_ecb(cipher) ? size_t(EVP_CIPHER_get_block_size(c.get())) : 1;
+}
+
+bool cipher_available(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq) {
+  const CipherPtr c(EVP_CIPHER_fetch(libctx, cipher.c_str(), propq.c_str()));
+  if (!c) openssl_errors();  // drop the fetch error
+  return c != nullptr;
+}
+
+}  // namespace gpucrypto::bench

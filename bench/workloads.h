@@ -1,0 +1,153 @@
+// What gets timed: EVP_EncryptUpdate on a pre-initialised context (like
+// `openssl speed -evp`), the 2-core scaling probe and memcpy.
+#pragma once
+#include <openssl/types.h>
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gpucrypto::bench {
+
+// A 64-byte aligned, pre-faulted byte buffer.
+class Buffer {
+ public:
+  explicit Buffer(size_t n);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  uint8_t* data() const { return p_; }
+  size_t size() const { return n_; }
+
+ private:
+  uint8_t* p_;
+  size_t n_;
+};
+
+// Source and destination shared by every single-threaded workload.
+struct IoBuffers {
+  explicit IoBuffers(size_t n);
+  Buffer in, out;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Bytes one call processes for a `size`-byte buffer: ECB takes the whole
+  // blocks in it (4080 of 4096 bytes for 24-byte blocks), 0 if none fit.
+  virtual size_t usable_bytes(size_t size) const { return size; }
+  // Bytes processed by one iteration of `len` (n threads x len for probes).
+  virtual double bytes_per_iter(size_t len) const { return double(len); }
+  // Whether all work runs on the calling thread (its cycle counter then
+  // covers the whole job).
+  virtual bool on_calling_thread() const { return true; }
+  // Runs `iters` back-to-back operations of `len` bytes. Throws
+  // std::runtime_error on any failure.
+  virtual void run(size_t len, uint64_t iters) = 0;
+};
+
+struct EvpCipherFree {
+  void operator()(EVP_CIPHER* c) const;
+};
+struct EvpCipherCtxFree {
+  void operator()(EVP_CIPHER_CTX* c) const;
+};
+using CipherPtr = std::unique_ptr<EVP_CIPHER, EvpCipherFree>;
+using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
+
+// EVP_EncryptUpdate(ctx, out, in, len) on a context initialised once with
+// a random key and IV (padding off for ECB). CTR contexts keep streaming.
+class EvpCipherWorkload : public Workload {
+ public:
+  EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
+                    const IoBuffers& io);
+  size_t usable_bytes(size_t size) const override;
+  void run(size_t len, uint64_t iters) override;
+
+ private:
+  std::string label_;
+  CipherPtr cipher_;
+  CipherCtxPtr ctx_;
+  size_t block_ = 1;
+  const IoBuffers& io_;
+};
+
+// n threads (the caller is one of them) kept alive between runs, so the
+// timed region holds a wake-up, not a thread creation.
+class Gang {
+ public:
+  explicit Gang(int n);
+  ~Gang();
+  Gang(const Gang&) = delete;
+  Gang& operator=(const Gang&) = delete;
+  int size() const { return n_; }
+  // Runs fn(i) for i in [0, n) concurrently; returns when all are done.
+  void run(const std::function<void(int)>& fn);
+
+ private:
+  void loop(int index);
+  int n_;
+  std::vector<std::thread> helpers_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  const std::function<void(int)>* job_ = nullptr;
+  uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+};
+
+// n threads each running one EVP cipher (the default provider's SM4-CTR for
+// the probe) on private buffers: what 1 -> n cores give to fully
+// independent compute, the ceiling for our threads=n rows.
+class ParallelCipherWorkload : public Workload {
+ public:
+  ParallelCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
+                         const std::string& propq, int threads, size_t max_len);
+  size_t usable_bytes(size_t size) const override { return workers_[0]->usable_bytes(size); }
+  double bytes_per_iter(size_t len) const override { return double(len) * gang_.size(); }
+  bool on_calling_thread() const override { return gang_.size() == 1; }
+  void run(size_t len, uint64_t iters) override;
+
+ private:
+  std::vector<std::unique_ptr<IoBuffers>> io_;
+  std::vector<std::unique_ptr<EvpCipherWorkload>> workers_;
+  Gang gang_;
+};
+
+// memcpy(out, in, len) on n threads with private buffers: the memory
+// bandwidth reference (AES-CTR at 16 MiB is bounded by it).
+class MemcpyWorkload : public Workload {
+ public:
+  MemcpyWorkload(int threads, size_t max_len);
+  double bytes_per_iter(size_t len) const override { return double(len) * gang_.size(); }
+  bool on_calling_thread() const override { return gang_.size() == 1; }
+  void run(size_t len, uint64_t iters) override;
+
+ private:
+  std::vector<std::unique_ptr<IoBuffers>> io_;
+  Gang gang_;
+};
+
+// One-shot encryption for the correctness check (update + final).
+std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
+                                  const std::string& propq, const std::vector<uint8_t>& key,
+                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in);
+
+// Key and IV lengths of a cipher (throws when it cannot be fetched).
+void cipher_lengths(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
+                    size_t* key_len, size_t* iv_len, size_t* block);
+
+// Whether `cipher` can be fetched with `propq` in `libctx`.
+bool cipher_available(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq);
+
+// Fast non-cryptographic fill: the ciphers are constant time, so the data
+// does not matter, only that it is not all zero.
+void fill_pattern(uint8_t* p, size_t n, uint64_t seed);
+
+}  // namespace gpucrypto::bench

@@ -75,7 +75,7 @@ void run_blocks(const CipherJob& job, size_t first, size_t n) {
   job.hw->ctr(job.ks, ctr, job.in + off, job.out + off, n);
 }
 
-Served dispatch(const CipherJob& whole, const EngineConfig& cfg) {
+Served dispatch_large(const CipherJob& whole, const EngineConfig& cfg) {
   const size_t bytes = whole.nblocks * whole.block_bytes;
   if (bytes == 0) return Served::kCallingThread;
 

@@ -34,7 +34,23 @@ struct CipherJob {
 // Which back end served a job (for logging and tests).
 enum class Served { kCallingThread, kThreadPool, kGpu };
 
-Served dispatch(const CipherJob& job, const EngineConfig& cfg);
+// Large jobs: GPU, thread pool or calling thread (dispatcher.cpp).
+Served dispatch_large(const CipherJob& job, const EngineConfig& cfg);
+
+// Small calls stay inline on the calling thread: no pool, no GPU runtime,
+// nothing but the cipher itself (16-byte updates cost what the cipher costs).
+inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
+  const size_t bytes = job.nblocks * job.block_bytes;
+  if (bytes < cfg.mt_min_bytes && (!cfg.gpu_min_bytes || bytes < *cfg.gpu_min_bytes)) {
+    if (job.ctr_mode) {
+      job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks);
+    } else {
+      (job.encrypt ? job.hw->encrypt : job.hw->decrypt)(job.ks, job.in, job.out, job.nblocks);
+    }
+    return Served::kCallingThread;
+  }
+  return dispatch_large(job, cfg);
+}
 
 // Runs whole blocks [first, first + n) of the job on the calling thread.
 void run_blocks(const CipherJob& job, size_t first, size_t n);

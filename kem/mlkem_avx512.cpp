@@ -1,0 +1,4 @@
+// ML-KEM 4-way Keccak compiled for AVX512 (see mlkem_simd.inc). Reached only
+// after the runtime CPU check in mlkem_kem.cpp.
+#define MLKEM_ISA_NAME(fn) fn##_avx512
+#include "kem/mlkem_simd.inc"

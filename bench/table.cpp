@@ -57,12 +57,24 @@ std::string Table::markdown() const {
   const auto w = widths();
   auto line = [&](const std::vector<std::string>& cells) {
     std::string s = "|";
-    for (size_t i = 0; i < cells.size(); ++i) s += " " + pad(cells[i], w[i], int(i) < left_) + " |";
+    for (size_t i = 0; i < cells.size(); ++i) {
+      // Appended piece by piece: `" " + string` trips GCC 12's -Wrestrict at -O3.
+      s += ' ';
+      s += pad(cells[i], w[i], int(i) < left_);
+      s += " |";
+    }
     return s + "\n";
   };
   std::string out = "### " + title_ + "\n\n" + line(header_) + "|";
   for (size_t i = 0; i < w.size(); ++i)
-    out += int(i) < left_ ? ":" + std::string(w[i] + 1, '-') + "|" : std::string(w[i] + 1, '-') + ":|";
+    if (int(i) < left_) {
+      out += ':';
+      out.append(w[i] + 1, '-');
+      out += '|';
+    } else {
+      out.append(w[i] + 1, '-');
+      out += ":|";
+    }
   out += "\n";
   for (const auto& r : rows_)
     if (!r.empty()) out += line(r);

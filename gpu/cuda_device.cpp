@@ -112,7 +112,8 @@ class CudaDevices final : public Device {
     l.params.in = s.d_in;
     l.params.out = s.d_out;
     l.params.tables = devs_[size_t(s.dev)].tables;
-    return check(cudaError_t(launch_cuda(l, s.stream)), "kernel launch");
+    const int rc = l.kem_op != KemOp::kNone ? launch_kem_cuda(l, s.stream) : launch_cuda(l, s.stream);
+    return check(cudaError_t(rc), "kernel launch");
   }
   Status copy_out(int slot, size_t bytes) override {
     Slot& s = slot_[size_t(slot)];

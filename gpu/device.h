@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,25 @@ class Device {
   // the driver (CUDA state is not inherited usefully across fork).
   virtual void abandon() = 0;
 };
+
+// A job of `n` independent units (cipher blocks, babyKyber instances) for
+// the runtime's pipeline: chunk [first, first + count) is gathered into the
+// staging buffer by `pack` (in_unit bytes per unit), launched with `spec`
+// (params.nblocks = count; `setup` may adjust the rest), and scattered from
+// the staging buffer by `unpack` (out_unit bytes per unit). Chunks complete
+// in order, so the units unpacked always form a prefix.
+struct UnitJob {
+  LaunchSpec spec;
+  size_t n = 0;
+  size_t in_unit = 0, out_unit = 0;
+  std::function<void(size_t first, size_t count, uint8_t* staging)> pack;
+  std::function<void(size_t first, size_t count, LaunchSpec& spec)> setup;
+  std::function<void(size_t first, size_t count, const uint8_t* staging)> unpack;
+};
+// Runs the job on the runtime's device(s) (runtime.cpp); returns how many
+// leading units were unpacked: n on success, fewer after an error (which
+// counts towards disabling the GPU), 0 when no device is usable.
+size_t run_units(const UnitJob& job);
 
 // All CUDA devices of compute capability 8.0 or newer, or nullptr with the
 // reason in *why ("no CUDA driver", "built without CUDA", ...).

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "gpu/gpu_backend.h"
+#include "gpu/gpu_kem.h"
 #include "gpu/kernels/params.cuh"
 
 namespace gpucrypto::gpu {
@@ -25,6 +26,10 @@ struct LaunchSpec {
   SkinnyDesign skinny = kDefaultSkinny;
   uint32_t threads = kThreadsPerBlock;
   kern::Params params;  // in/out/nblocks/ctr/tables filled per launch
+  // A babyKyber PKE launch (gpu/gpu_kem.h) when kem_op != kNone: then only
+  // params.in/out/nblocks (= instances) matter and `cipher` is ignored.
+  KemOp kem_op = KemOp::kNone;
+  KemDesign kem_design = kDefaultKemDesign;
 };
 
 size_t block_bytes(Cipher c);
@@ -37,6 +42,9 @@ bool build_schedule(Cipher c, const uint8_t* key, size_t keylen, kern::KeySched*
 // Runs the launch on the CPU through the host grid emulator (same kernel
 // bodies, same grid shape). Test aid: never a GPU result.
 void emulate_launch(const LaunchSpec& spec);
+// The same for a babyKyber launch (gpu/gpu_kem.cpp); emulate_launch()
+// forwards there when spec.kem_op != kNone.
+void emulate_kem_launch(const LaunchSpec& spec);
 
 // Grid size for `nblocks` cipher blocks.
 inline uint32_t grid_blocks(uint64_t nblocks, uint32_t threads) {

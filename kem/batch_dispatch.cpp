@@ -1,10 +1,15 @@
 // The PKE batch implementations table: the scalar reference (the
 // GPUCRYPTO_HD per-instance code in a loop) and the vector kernels, whose
 // whole blocks run in the ISA files and whose tails (n mod lanes) run
-// through the reference, so every n is accepted.
+// through the reference, so every n is accepted. Large batches through the
+// C API go to the GPU first when one is usable (gpu/gpu_kem.h); whatever it
+// does not finish runs on the selected CPU path.
 #include <cstring>
+#include <optional>
 
 #include "ciphers/cpu_features.h"
+#include "gpu/gpu_backend.h"
+#include "gpu/gpu_kem.h"
 #include "provider/dispatch/config.h"
 #include "kem/babykyber_pke.h"
 #include "kem/batch_impl.h"
@@ -89,6 +94,65 @@ const PkeBatchImpl kRef{"ref", 0, ref_keygen, ref_encrypt, ref_decrypt};
 
 const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
 
+// --- the GPU hook ------------------------------------------------------------
+// A batch goes to the GPU when the backend cap allows CUDA and its PCIe
+// traffic (n x in+out bytes per instance) reaches the GPU threshold: the
+// configured GPUCRYPTO_GPU_MIN_BYTES, else the runtime's measured one (never
+// asked below 1 MiB, so small and single-instance calls never initialise the
+// GPU runtime). The GPU returns a finished prefix; the CPU path does the rest,
+// so the result is the CPU's byte for byte either way.
+bool gpu_worth(size_t n, gpu::KemOp op) {
+  struct Gate {
+    bool allowed;
+    std::optional<size_t> min_bytes;
+  };
+  static const Gate gate = [] {
+    EngineConfig cfg;
+    if (!config_apply_env(&cfg).empty()) return Gate{false, std::nullopt};
+    return Gate{cfg.backend == Backend::kAuto || cfg.backend == Backend::kCUDA, cfg.gpu_min_bytes};
+  }();
+  if (!gate.allowed) return false;
+  const size_t bytes = n * gpu::kem_instance_bytes(op);
+  if (gate.min_bytes) return bytes >= *gate.min_bytes && gpu::usable();
+  return bytes >= (size_t(1) << 20) && gpu::usable() && bytes >= gpu::min_bytes();
+}
+
+template <const PkeBatchImpl* Cpu>
+void gpu_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
+                size_t ds) {
+  const size_t done = gpu_worth(n, gpu::KemOp::kKeygen) ? gpu::kem_keygen(n, coins, cs, ek, es, dk, ds) : 0;
+  if (done < n) Cpu->keygen(n - done, coins + done * cs, cs, ek + done * es, es, dk + done * ds, ds);
+}
+
+template <const PkeBatchImpl* Cpu>
+bool gpu_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t es,
+                 const uint8_t* m, const uint8_t* coins, size_t cs) {
+  bool ok = true;
+  const size_t done =
+      gpu_worth(n, gpu::KemOp::kEncrypt) ? gpu::kem_encrypt(n, ct, cts, ek, es, m, coins, cs, &ok) : 0;
+  if (done < n &&
+      !Cpu->encrypt(n - done, ct + done * cts, cts, ek + done * es, es, m + done, coins + done * cs, cs))
+    ok = false;
+  return ok;
+}
+
+template <const PkeBatchImpl* Cpu>
+void gpu_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uint8_t* dk,
+                 size_t ds) {
+  const size_t done = gpu_worth(n, gpu::KemOp::kDecrypt) ? gpu::kem_decrypt(n, m, ct, cts, dk, ds) : 0;
+  if (done < n) Cpu->decrypt(n - done, m + done, ct + done * cts, cts, dk + done * ds, ds);
+}
+
+// Each CPU path behind the GPU hook; same name and requirements, since the
+// name reports the CPU vector path.
+template <const PkeBatchImpl* Cpu>
+PkeBatchImpl with_gpu() {
+  return {Cpu->name, Cpu->required, gpu_keygen<Cpu>, gpu_encrypt<Cpu>, gpu_decrypt<Cpu>};
+}
+const PkeBatchImpl kGpuAvx512 = with_gpu<&kAvx512>();
+const PkeBatchImpl kGpuAvx2 = with_gpu<&kAvx2>();
+const PkeBatchImpl kGpuRef = with_gpu<&kRef>();
+
 }  // namespace
 
 std::span<const PkeBatchImpl* const> pke_batch_impls() { return kImpls; }
@@ -104,7 +168,10 @@ uint32_t batch_features() {
   return features;
 }
 
-const PkeBatchImpl& pke_batch_select() { return pke_batch_select(batch_features()); }
+const PkeBatchImpl& pke_batch_select() {
+  const PkeBatchImpl& cpu = pke_batch_select(batch_features());
+  return &cpu == &kAvx512 ? kGpuAvx512 : &cpu == &kAvx2 ? kGpuAvx2 : kGpuRef;
+}
 
 const PkeBatchImpl& pke_batch_select(uint32_t f) {
   for (const PkeBatchImpl* impl : kImpls)

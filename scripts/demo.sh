@@ -76,4 +76,4 @@ speed_row "AES-128-CTR   gpucrypto" provider=gpucrypto AES-128-CTR
 speed_row "SKINNY-128-256-CTR gpucrypto" provider=gpucrypto SKINNY-128-256-CTR
 speed_row "RECTANGLE-128-CTR  gpucrypto" provider=gpucrypto RECTANGLE-128-CTR
 echo
-echo "Full benchmark (all ciphers, back ends, sizes, ratios): $BUILD/gpucrypto-bench (see README)."
+echo "Full benchmark (all ciphers, back ends, sizes, ratios): $BUILD/bench/gpucrypto-bench (see README)."

@@ -1,136 +1,33 @@
-// KEM "babyKyber": EVP_PKEY_encapsulate / EVP_PKEY_decapsulate. NULL output
-// buffers ask for the lengths (8-byte ciphertext, 32-byte secret); a buffer
-// shorter than that or a ciphertext of another length is an error.
-#include <openssl/core_dispatch.h>
-#include <openssl/params.h>
-
-#include <new>
-
+// KEM "babyKyber": EVP_PKEY_encapsulate / EVP_PKEY_decapsulate through the
+// shared KEM operation (provider/kem_operation.h). 8-byte ciphertext, 32-byte
+// secret; a ciphertext of another length is rejected even by a length query.
 #include "provider/babykyber_key.h"
+#include "provider/kem_operation.h"
 
 namespace gpucrypto::bkprov {
 namespace {
 
-struct KemCtx {
-  ProvCtx* prov = nullptr;
-  Key* key = nullptr;  // borrowed: the EVP_PKEY outlives the operation
-  bool decap = false;
+struct KemTraits {
+  using Key = bkprov::Key;
+  static constexpr int kOk = BABYKYBER_OK;
+  static constexpr size_t kSecretBytes = BABYKYBER_SHARED_SECRET_BYTES;
+  static constexpr bool kCheckCtBeforeQuery = true;
+  static const char* name(const Key&) { return "babyKyber"; }
+  static size_t ct_bytes(const Key&) { return BABYKYBER_CIPHERTEXT_BYTES; }
+  static const char* strerror(int rc) { return babykyber_strerror(rc); }
+  static int reason(int rc) { return rc == BABYKYBER_ERR_HASH ? kErrFetchFailed : kErrInternal; }
+  static int encaps_reason(int rc) { return reason(rc); }
+  static int decaps_reason(int rc) { return reason(rc); }
+  static int encaps(ProvCtx* p, const Key& k, uint8_t* ct, uint8_t* ss) {
+    return babykyber_encaps(p->libctx, ct, ss, k.pub);
+  }
+  static int decaps(ProvCtx* p, const Key& k, uint8_t* ss, const uint8_t* ct) {
+    return babykyber_decaps(p->libctx, ss, ct, k.priv);
+  }
 };
-
-void* kem_newctx(void* provctx) {
-  auto* c = new (std::nothrow) KemCtx;
-  if (c != nullptr) c->prov = static_cast<ProvCtx*>(provctx);
-  return c;
-}
-
-void kem_freectx(void* vctx) { delete static_cast<KemCtx*>(vctx); }
-
-void* kem_dupctx(void* vctx) {
-  auto* c = new (std::nothrow) KemCtx(*static_cast<KemCtx*>(vctx));
-  return c;
-}
-
-int kem_init(void* vctx, void* vkey, bool decap) {
-  auto* c = static_cast<KemCtx*>(vctx);
-  auto* k = static_cast<Key*>(vkey);
-  if (c == nullptr || k == nullptr) return 0;
-  if (decap ? !k->has_priv : !k->has_pub) {
-    GPUC_RAISE(c->prov, kErrInvalidKey, "babyKyber %s needs a %s key",
-               decap ? "decapsulation" : "encapsulation", decap ? "private" : "public");
-    return 0;
-  }
-  c->key = k;
-  c->decap = decap;
-  return 1;
-}
-
-int kem_encapsulate_init(void* vctx, void* vkey, const OSSL_PARAM*) { return kem_init(vctx, vkey, false); }
-int kem_decapsulate_init(void* vctx, void* vkey, const OSSL_PARAM*) { return kem_init(vctx, vkey, true); }
-
-int kem_encapsulate(void* vctx, unsigned char* out, size_t* outlen, unsigned char* secret,
-                    size_t* secretlen) {
-  auto* c = static_cast<KemCtx*>(vctx);
-  if (c->key == nullptr || c->decap) {
-    GPUC_RAISE(c->prov, kErrNoKeySet, "encapsulate without encapsulate_init");
-    return 0;
-  }
-  if (out == nullptr || secret == nullptr) {
-    if (outlen != nullptr) *outlen = BABYKYBER_CIPHERTEXT_BYTES;
-    if (secretlen != nullptr) *secretlen = BABYKYBER_SHARED_SECRET_BYTES;
-    return outlen != nullptr || secretlen != nullptr;
-  }
-  if (outlen == nullptr || secretlen == nullptr || *outlen < BABYKYBER_CIPHERTEXT_BYTES ||
-      *secretlen < BABYKYBER_SHARED_SECRET_BYTES) {
-    GPUC_RAISE(c->prov, kErrOutputTooSmall,
-               "babyKyber needs %d ciphertext bytes and %d secret bytes (got %zu and %zu)",
-               BABYKYBER_CIPHERTEXT_BYTES, BABYKYBER_SHARED_SECRET_BYTES,
-               outlen != nullptr ? *outlen : size_t{0}, secretlen != nullptr ? *secretlen : size_t{0});
-    return 0;
-  }
-  const int rc = babykyber_encaps(c->prov->libctx, out, secret, c->key->pub);
-  if (rc != BABYKYBER_OK) {
-    GPUC_RAISE(c->prov, rc == BABYKYBER_ERR_HASH ? kErrFetchFailed : kErrInternal,
-               "babyKyber encapsulation: %s", babykyber_strerror(rc));
-    return 0;
-  }
-  *outlen = BABYKYBER_CIPHERTEXT_BYTES;
-  *secretlen = BABYKYBER_SHARED_SECRET_BYTES;
-  return 1;
-}
-
-int kem_decapsulate(void* vctx, unsigned char* out, size_t* outlen, const unsigned char* in,
-                    size_t inlen) {
-  auto* c = static_cast<KemCtx*>(vctx);
-  if (c->key == nullptr || !c->decap) {
-    GPUC_RAISE(c->prov, kErrNoKeySet, "decapsulate without decapsulate_init");
-    return 0;
-  }
-  if (in == nullptr || inlen != BABYKYBER_CIPHERTEXT_BYTES) {
-    GPUC_RAISE(c->prov, kErrWrongLength, "babyKyber ciphertext must be %d bytes (got %zu)",
-               BABYKYBER_CIPHERTEXT_BYTES, inlen);
-    return 0;
-  }
-  if (outlen == nullptr) return 0;
-  if (out == nullptr) {
-    *outlen = BABYKYBER_SHARED_SECRET_BYTES;
-    return 1;
-  }
-  if (*outlen < BABYKYBER_SHARED_SECRET_BYTES) {
-    GPUC_RAISE(c->prov, kErrOutputTooSmall, "babyKyber shared secret needs %d bytes (got %zu)",
-               BABYKYBER_SHARED_SECRET_BYTES, *outlen);
-    return 0;
-  }
-  const int rc = babykyber_decaps(c->prov->libctx, out, in, c->key->priv);
-  if (rc != BABYKYBER_OK) {
-    GPUC_RAISE(c->prov, rc == BABYKYBER_ERR_HASH ? kErrFetchFailed : kErrInternal,
-               "babyKyber decapsulation: %s", babykyber_strerror(rc));
-    return 0;
-  }
-  *outlen = BABYKYBER_SHARED_SECRET_BYTES;
-  return 1;
-}
-
-const OSSL_PARAM kNoParams[] = {OSSL_PARAM_END};
-const OSSL_PARAM* kem_params_list(void*, void*) { return kNoParams; }
-int kem_get_ctx_params(void*, OSSL_PARAM*) { return 1; }
-int kem_set_ctx_params(void*, const OSSL_PARAM*) { return 1; }
-
-using Fn = void (*)();
 
 }  // namespace
 
-const OSSL_DISPATCH kKemFunctions[] = {
-    {OSSL_FUNC_KEM_NEWCTX, reinterpret_cast<Fn>(&kem_newctx)},
-    {OSSL_FUNC_KEM_FREECTX, reinterpret_cast<Fn>(&kem_freectx)},
-    {OSSL_FUNC_KEM_DUPCTX, reinterpret_cast<Fn>(&kem_dupctx)},
-    {OSSL_FUNC_KEM_ENCAPSULATE_INIT, reinterpret_cast<Fn>(&kem_encapsulate_init)},
-    {OSSL_FUNC_KEM_ENCAPSULATE, reinterpret_cast<Fn>(&kem_encapsulate)},
-    {OSSL_FUNC_KEM_DECAPSULATE_INIT, reinterpret_cast<Fn>(&kem_decapsulate_init)},
-    {OSSL_FUNC_KEM_DECAPSULATE, reinterpret_cast<Fn>(&kem_decapsulate)},
-    {OSSL_FUNC_KEM_GET_CTX_PARAMS, reinterpret_cast<Fn>(&kem_get_ctx_params)},
-    {OSSL_FUNC_KEM_GETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&kem_params_list)},
-    {OSSL_FUNC_KEM_SET_CTX_PARAMS, reinterpret_cast<Fn>(&kem_set_ctx_params)},
-    {OSSL_FUNC_KEM_SETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&kem_params_list)},
-    {0, nullptr}};
+const OSSL_DISPATCH* const kKemFunctions = kemglue::kKemDispatch<KemTraits>;
 
 }  // namespace gpucrypto::bkprov

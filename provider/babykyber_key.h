@@ -61,6 +61,6 @@ const OSSL_DISPATCH* decoder_spki();
 const OSSL_DISPATCH* decoder_pki();
 
 extern const OSSL_DISPATCH kKeymgmtFunctions[];
-extern const OSSL_DISPATCH kKemFunctions[];
+extern const OSSL_DISPATCH* const kKemFunctions;
 
 }  // namespace gpucrypto::bkprov

@@ -11,12 +11,13 @@
 #include <new>
 
 #include "provider/babykyber_key.h"
+#include "provider/kem_keymgmt.h"
 
 namespace gpucrypto::bkprov {
 
 namespace {
 
-constexpr int kKeySelect = OSSL_KEYMGMT_SELECT_KEYPAIR;
+using kemglue::kKeySelect;
 constexpr char kSeedParam[] = "seed";
 
 struct GenCtx {
@@ -29,24 +30,21 @@ struct GenCtx {
 void* km_new(void* provctx) { return key_new(static_cast<ProvCtx*>(provctx)); }
 void km_free(void* k) { key_free(static_cast<Key*>(k)); }
 
-int km_has(const void* kd, int selection) {
-  const auto* k = static_cast<const Key*>(kd);
-  if (k == nullptr) return 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && !k->has_pub) return 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && !k->has_priv) return 0;
-  return 1;
-}
+struct KmTraits {
+  using Key = bkprov::Key;
+  static const uint8_t* pub(const Key& k) { return k.pub; }
+  static size_t pub_bytes(const Key&) { return BABYKYBER_PUBLICKEY_BYTES; }
+  static const uint8_t* priv(const Key& k) { return k.priv; }
+  static size_t priv_bytes(const Key&) { return BABYKYBER_SECRETKEY_BYTES; }
+  static bool same_params(const Key&, const Key&) { return true; }
+  static int security_bits(const Key&) { return 0; }
+  static size_t ct_bytes(const Key&) { return BABYKYBER_CIPHERTEXT_BYTES; }
+  static bool set_pub(Key* k, const uint8_t* pub, size_t len) { return key_set_pub(k, pub, len); }
+  static int get_extra_params(const Key&, OSSL_PARAM*) { return 1; }
+  static int add_private_extras(const Key&, OSSL_PARAM*, int n) { return n; }
+};
 
-int km_match(const void* a, const void* b, int selection) {
-  const auto* x = static_cast<const Key*>(a);
-  const auto* y = static_cast<const Key*>(b);
-  if ((selection & kKeySelect) == 0) return 1;  // no key parts asked: domain params match
-  // The public key decides a key pair; a private key always carries it.
-  bool ok = x->has_pub && y->has_pub && CRYPTO_memcmp(x->pub, y->pub, sizeof x->pub) == 0;
-  if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && x->has_priv && y->has_priv)
-    ok = CRYPTO_memcmp(x->priv, y->priv, sizeof x->priv) == 0;
-  return ok ? 1 : 0;
-}
+bool km_accept(const Key*) { return true; }
 
 int km_import(void* kd, int selection, const OSSL_PARAM params[]) {
   auto* k = static_cast<Key*>(kd);
@@ -81,68 +79,6 @@ int km_import(void* kd, int selection, const OSSL_PARAM params[]) {
   }
   GPUC_RAISE(k->prov, kErrInvalidKey, "no babyKyber key material (\"pub\" or \"priv\") given");
   return 0;
-}
-
-const OSSL_PARAM kKeyTypes[] = {
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, nullptr, 0), OSSL_PARAM_END};
-const OSSL_PARAM kPubTypes[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-                                OSSL_PARAM_END};
-
-const OSSL_PARAM* km_types(int selection) {
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) return kKeyTypes;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0) return kPubTypes;
-  return kKeyTypes + 2;  // empty
-}
-
-const OSSL_PARAM kGettable[] = {
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, nullptr),
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, nullptr),
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, nullptr),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, nullptr, 0),
-    OSSL_PARAM_END};
-
-const OSSL_PARAM* km_gettable(void*) { return kGettable; }
-
-int km_get_params(void* kd, OSSL_PARAM params[]) {
-  auto* k = static_cast<Key*>(kd);
-  OSSL_PARAM* p;
-  // "bits": the public key size, as OpenSSL reports for ML-KEM-style keys.
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != nullptr &&
-      !OSSL_PARAM_set_int(p, 8 * BABYKYBER_PUBLICKEY_BYTES))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != nullptr &&
-      !OSSL_PARAM_set_int(p, 0))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_int(p, BABYKYBER_CIPHERTEXT_BYTES))
-    return 0;
-  for (const char* name : {OSSL_PKEY_PARAM_PUB_KEY, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY}) {
-    if ((p = OSSL_PARAM_locate(params, name)) != nullptr) {
-      if (!k->has_pub || !OSSL_PARAM_set_octet_string(p, k->pub, sizeof k->pub)) return 0;
-    }
-  }
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PRIV_KEY)) != nullptr) {
-    if (!k->has_priv || !OSSL_PARAM_set_octet_string(p, k->priv, sizeof k->priv)) return 0;
-  }
-  return 1;
-}
-
-const OSSL_PARAM kSettable[] = {
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, nullptr, 0), OSSL_PARAM_END};
-const OSSL_PARAM* km_settable(void*) { return kSettable; }
-
-// EVP_PKEY_set1_encoded_public_key: installs a public key (drops any private one).
-int km_set_params(void* kd, const OSSL_PARAM params[]) {
-  auto* k = static_cast<Key*>(kd);
-  const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY);
-  if (p == nullptr) return 1;
-  const void* v = nullptr;
-  size_t len = 0;
-  if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len)) return 0;
-  return key_set_pub(k, static_cast<const uint8_t*>(v), len) ? 1 : 0;
 }
 
 void* km_dup(const void* kd, int selection) {
@@ -213,22 +149,6 @@ void* km_gen(void* g, OSSL_CALLBACK*, void*) {
   return k;
 }
 
-void km_gen_cleanup(void* g) {
-  auto* gc = static_cast<GenCtx*>(g);
-  if (gc == nullptr) return;
-  OPENSSL_cleanse(gc->seed, sizeof gc->seed);
-  delete gc;
-}
-
-// The decoders pass a key by reference (its address); the keymgmt takes it.
-void* km_load(const void* reference, size_t size) {
-  if (reference == nullptr || size != sizeof(Key*)) return nullptr;
-  Key** ref = static_cast<Key**>(const_cast<void*>(reference));
-  Key* k = *ref;
-  *ref = nullptr;
-  return k;
-}
-
 using Fn = void (*)();
 
 }  // namespace
@@ -290,17 +210,7 @@ bool key_set_priv(Key* k, const uint8_t* priv, size_t len) {
 }
 
 int keymgmt_export(void* kd, int selection, OSSL_CALLBACK* cb, void* cbarg) {
-  auto* k = static_cast<Key*>(kd);
-  if (k == nullptr || (selection & kKeySelect) == 0) return 0;
-  // Points at the key's own bytes: no copy of the private key to clean up.
-  OSSL_PARAM params[3];
-  int n = 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && k->has_pub)
-    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, k->pub, sizeof k->pub);
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && k->has_priv)
-    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, k->priv, sizeof k->priv);
-  params[n] = OSSL_PARAM_construct_end();
-  return cb(params, cbarg);
+  return kemglue::km_export<KmTraits>(kd, selection, cb, cbarg);
 }
 
 const OSSL_DISPATCH kKeymgmtFunctions[] = {
@@ -310,19 +220,19 @@ const OSSL_DISPATCH kKeymgmtFunctions[] = {
     {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, reinterpret_cast<Fn>(&km_gen_set_params)},
     {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, reinterpret_cast<Fn>(&km_gen_settable)},
     {OSSL_FUNC_KEYMGMT_GEN, reinterpret_cast<Fn>(&km_gen)},
-    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, reinterpret_cast<Fn>(&km_gen_cleanup)},
-    {OSSL_FUNC_KEYMGMT_LOAD, reinterpret_cast<Fn>(&km_load)},
-    {OSSL_FUNC_KEYMGMT_GET_PARAMS, reinterpret_cast<Fn>(&km_get_params)},
-    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, reinterpret_cast<Fn>(&km_gettable)},
-    {OSSL_FUNC_KEYMGMT_SET_PARAMS, reinterpret_cast<Fn>(&km_set_params)},
-    {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, reinterpret_cast<Fn>(&km_settable)},
+    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, reinterpret_cast<Fn>(&kemglue::km_gen_cleanup<GenCtx>)},
+    {OSSL_FUNC_KEYMGMT_LOAD, reinterpret_cast<Fn>(&kemglue::km_load<Key, km_accept>)},
+    {OSSL_FUNC_KEYMGMT_GET_PARAMS, reinterpret_cast<Fn>(&kemglue::km_get_params<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, reinterpret_cast<Fn>(&kemglue::km_gettable<nullptr>)},
+    {OSSL_FUNC_KEYMGMT_SET_PARAMS, reinterpret_cast<Fn>(&kemglue::km_set_params<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, reinterpret_cast<Fn>(&kemglue::km_settable)},
     {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, reinterpret_cast<Fn>(&km_query_operation_name)},
-    {OSSL_FUNC_KEYMGMT_HAS, reinterpret_cast<Fn>(&km_has)},
-    {OSSL_FUNC_KEYMGMT_MATCH, reinterpret_cast<Fn>(&km_match)},
+    {OSSL_FUNC_KEYMGMT_HAS, reinterpret_cast<Fn>(&kemglue::km_has<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_MATCH, reinterpret_cast<Fn>(&kemglue::km_match<KmTraits>)},
     {OSSL_FUNC_KEYMGMT_IMPORT, reinterpret_cast<Fn>(&km_import)},
-    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, reinterpret_cast<Fn>(&km_types)},
+    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, reinterpret_cast<Fn>(&kemglue::km_types<nullptr>)},
     {OSSL_FUNC_KEYMGMT_EXPORT, reinterpret_cast<Fn>(&keymgmt_export)},
-    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, reinterpret_cast<Fn>(&km_types)},
+    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, reinterpret_cast<Fn>(&kemglue::km_types<nullptr>)},
     {OSSL_FUNC_KEYMGMT_DUP, reinterpret_cast<Fn>(&km_dup)},
     {0, nullptr}};
 

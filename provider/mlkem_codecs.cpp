@@ -13,25 +13,24 @@
 //       both        SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } }
 // We write the seed form when the key has its seed (always for keys we
 // generate), else expandedKey; we read all three (for "both" the two must
-// agree). Parameters are absent in the AlgorithmIdentifier.
-#include <openssl/bio.h>
-#include <openssl/core_dispatch.h>
-#include <openssl/core_names.h>
-#include <openssl/core_object.h>
+// agree). Parameters are absent in the AlgorithmIdentifier. The scaffolding
+// is provider/kem_codecs.h; this file holds the ML-KEM parts.
 #include <openssl/crypto.h>
-#include <openssl/params.h>
-#include <openssl/pem.h>
 
 #include <cstring>
 #include <string>
-#include <vector>
 
+#include "provider/kem_codecs.h"
 #include "provider/mlkem_key.h"
 
 namespace gpucrypto::mlkprov {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using kemglue::Bytes;
+using kemglue::Format;
+using kemglue::hex_block;
+using kemglue::Parsed;
+using kemglue::Structure;
 
 // DER of OBJECT IDENTIFIER 2.16.840.1.101.3.4.4.<last> (NIST arc, kems).
 Bytes oid_der(uint8_t last) { return {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, last}; }
@@ -115,48 +114,6 @@ bool read_alg_id(Der& d, const LevelInfo& li) {
   return oid.size() == want.size() - 2 && std::memcmp(oid.p, want.data() + 2, oid.size()) == 0;
 }
 
-// ---------------------------------------------------------------- encoders
-
-enum class Format { kDer, kPem, kText };
-enum class Structure { kSpki, kPki, kNone };
-
-struct CodecCtx {
-  ProvCtx* prov;
-};
-
-void* ctx_new(void* provctx) {
-  auto* c = new (std::nothrow) CodecCtx;
-  if (c != nullptr) c->prov = static_cast<ProvCtx*>(provctx);
-  return c;
-}
-void ctx_free(void* c) { delete static_cast<CodecCtx*>(c); }
-
-template <int LI>
-void* enc_import_object(void* vctx, int selection, const OSSL_PARAM params[]) {
-  auto* c = static_cast<CodecCtx*>(vctx);
-  Key* k = key_new(c->prov, &kLevels[LI]);
-  if (k == nullptr) return nullptr;
-  if (!key_import(k, selection, params)) {
-    key_free(k);
-    return nullptr;
-  }
-  return k;
-}
-void enc_free_object(void* k) { key_free(static_cast<Key*>(k)); }
-
-std::string hex_block(const uint8_t* p, size_t n) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    if (i % 15 == 0) s += "    ";
-    s += kHex[p[i] >> 4];
-    s += kHex[p[i] & 15];
-    if (i + 1 < n) s += ':';
-    if (i % 15 == 14 || i + 1 == n) s += '\n';
-  }
-  return s;
-}
-
 // The layout of OpenSSL 3.5's ML-KEM text output.
 std::string key_text(const Key& k, bool with_priv) {
   const LevelInfo& li = *k.info;
@@ -169,80 +126,16 @@ std::string key_text(const Key& k, bool with_priv) {
   return s;
 }
 
-template <Format F, Structure S>
-int enc_does_selection(void*, int selection) {
-  if constexpr (S == Structure::kPki) return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
-  if constexpr (S == Structure::kSpki) return (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0;
-  return (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0;
-}
-
-template <Format F, Structure S>
-int enc_encode(void* vctx, OSSL_CORE_BIO* cout, const void* obj_raw, const OSSL_PARAM obj_abstract[],
-               int selection, OSSL_PASSPHRASE_CALLBACK*, void*) {
-  auto* c = static_cast<CodecCtx*>(vctx);
-  if (obj_abstract != nullptr || obj_raw == nullptr) return 0;  // core imports first
-  const auto* k = static_cast<const Key*>(obj_raw);
-  const bool priv = S == Structure::kPki ||
-                    (S == Structure::kNone && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0);
-  if (priv ? !k->has_priv : !k->has_pub) {
-    GPUC_RAISE(c->prov, kErrInvalidKey, "%s key has no %s part to encode", k->info->name,
-               priv ? "private" : "public");
-    return 0;
-  }
-  BIO* out = BIO_new_from_core_bio(c->prov->libctx, cout);
-  if (out == nullptr) return 0;
-  int ok = 0;
-  if constexpr (F == Format::kText) {
-    std::string s = key_text(*k, priv);
-    ok = BIO_write(out, s.data(), int(s.size())) == int(s.size());
-    OPENSSL_cleanse(s.data(), s.size());
-  } else {
-    Bytes der = S == Structure::kPki ? pki_der(*k) : spki_der(*k);
-    if constexpr (F == Format::kDer) {
-      ok = BIO_write(out, der.data(), int(der.size())) == int(der.size());
-    } else {
-      ok = PEM_write_bio(out, S == Structure::kPki ? PEM_STRING_PKCS8INF : PEM_STRING_PUBLIC, "",
-                         der.data(), long(der.size())) > 0;
-    }
-    OPENSSL_cleanse(der.data(), der.size());
-  }
-  BIO_free(out);
-  return ok;
-}
-
-using Fn = void (*)();
-
-template <int LI, Format F, Structure S>
-const OSSL_DISPATCH kEncoder[] = {
-    {OSSL_FUNC_ENCODER_NEWCTX, reinterpret_cast<Fn>(&ctx_new)},
-    {OSSL_FUNC_ENCODER_FREECTX, reinterpret_cast<Fn>(&ctx_free)},
-    {OSSL_FUNC_ENCODER_DOES_SELECTION, reinterpret_cast<Fn>(&enc_does_selection<F, S>)},
-    {OSSL_FUNC_ENCODER_ENCODE, reinterpret_cast<Fn>(&enc_encode<F, S>)},
-    {OSSL_FUNC_ENCODER_IMPORT_OBJECT, reinterpret_cast<Fn>(&enc_import_object<LI>)},
-    {OSSL_FUNC_ENCODER_FREE_OBJECT, reinterpret_cast<Fn>(&enc_free_object)},
-    {0, nullptr}};
-
-// ---------------------------------------------------------------- decoders
-
-template <Structure S>
-int dec_does_selection(void*, int selection) {
-  if (selection == 0) return 1;
-  if constexpr (S == Structure::kPki) return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
-  return (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0;
-}
-
-enum class Parsed { kNotOurs, kOk, kInvalid };
-
-Parsed parse_spki(Key* k, const Bytes& der) {
-  Der d{der.data(), der.data() + der.size()}, seq, bits;
+Parsed parse_spki(Key* k, const uint8_t* der, size_t len) {
+  Der d{der, der + len}, seq, bits;
   if (!d.next(0x30, &seq) || !d.empty() || !read_alg_id(seq, *k->info)) return Parsed::kNotOurs;
   if (!seq.next(0x03, &bits) || !seq.empty() || bits.size() < 1 || bits.p[0] != 0)
     return Parsed::kInvalid;
   return key_set_pub(k, bits.p + 1, bits.size() - 1) ? Parsed::kOk : Parsed::kInvalid;
 }
 
-Parsed parse_pki(Key* k, const Bytes& der) {
-  Der d{der.data(), der.data() + der.size()}, seq, ver, priv;
+Parsed parse_pki(Key* k, const uint8_t* der, size_t len) {
+  Der d{der, der + len}, seq, ver, priv;
   if (!d.next(0x30, &seq) || !d.empty() || !seq.next(0x02, &ver)) return Parsed::kNotOurs;
   if (!read_alg_id(seq, *k->info)) return Parsed::kNotOurs;
   // Version 0 (v1) or 1 (v2, OneAsymmetricKey); trailing attributes and
@@ -263,59 +156,39 @@ Parsed parse_pki(Key* k, const Bytes& der) {
   return Parsed::kInvalid;
 }
 
-template <int LI, Structure S>
-int dec_decode(void* vctx, OSSL_CORE_BIO* cin, int selection, OSSL_CALLBACK* data_cb,
-               void* data_cbarg, OSSL_PASSPHRASE_CALLBACK*, void*) {
-  auto* c = static_cast<CodecCtx*>(vctx);
-  if (selection != 0 && !dec_does_selection<S>(vctx, selection)) return 1;  // not for us
-  BIO* in = BIO_new_from_core_bio(c->prov->libctx, cin);
-  if (in == nullptr) return 0;
+template <int LI>
+struct CodecTraits {
+  using Key = mlkprov::Key;
+  static const char* data_type() { return kLevels[LI].name; }
   // Our largest structure (an expanded 3168-byte dk in "both" form) is
   // under 3300 bytes: anything much longer is not ours.
-  constexpr size_t kMax = 4096;
-  Bytes der(kMax + 1);
-  size_t len = 0;
-  int r;
-  while (len < der.size() && (r = BIO_read(in, der.data() + len, int(der.size() - len))) > 0)
-    len += size_t(r);
-  BIO_free(in);
-  der.resize(len);
-  Key* k = len <= kMax ? key_new(c->prov, &kLevels[LI]) : nullptr;
-  const Parsed res = k == nullptr ? Parsed::kNotOurs
-                     : S == Structure::kPki ? parse_pki(k, der)
-                                            : parse_spki(k, der);
-  OPENSSL_cleanse(der.data(), der.size());
-  if (res != Parsed::kOk) {
-    key_free(k);
-    return res == Parsed::kNotOurs ? 1 : 0;  // not ours: let the next decoder try
+  static constexpr size_t kMaxDer = 4096;
+  static Key* new_key(ProvCtx* prov) { return key_new(prov, &kLevels[LI]); }
+  static void free_key(Key* k) { key_free(k); }
+  static const char* name(const Key& k) { return k.info->name; }
+  static bool import(Key* k, int selection, const OSSL_PARAM params[]) {
+    return key_import(k, selection, params) != 0;
   }
-  int object_type = OSSL_OBJECT_PKEY;
-  OSSL_PARAM params[4];
-  params[0] = OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &object_type);
-  params[1] = OSSL_PARAM_construct_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE,
-                                               const_cast<char*>(kLevels[LI].name), 0);
-  params[2] = OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &k, sizeof k);
-  params[3] = OSSL_PARAM_construct_end();
-  const int rc = data_cb(params, data_cbarg);
-  key_free(k);  // nullptr when the keymgmt's load() took it
-  return rc;
-}
+  static std::string text(const Key& k, bool with_priv) { return key_text(k, with_priv); }
+  static Bytes spki_der(const Key& k) { return mlkprov::spki_der(k); }
+  static Bytes pki_der(const Key& k) { return mlkprov::pki_der(k); }
+  static Parsed decode_spki(ProvCtx* prov, const uint8_t* der, size_t len, Key** out) {
+    *out = new_key(prov);
+    return *out == nullptr ? Parsed::kNotOurs : parse_spki(*out, der, len);
+  }
+  static Parsed decode_pki(ProvCtx* prov, const uint8_t* der, size_t len, Key** out) {
+    *out = new_key(prov);
+    return *out == nullptr ? Parsed::kNotOurs : parse_pki(*out, der, len);
+  }
+  static int export_key(Key* k, int selection, OSSL_CALLBACK* cb, void* cbarg) {
+    return keymgmt_export(k, selection, cb, cbarg);
+  }
+};
 
-int dec_export_object(void*, const void* reference, size_t reference_sz, OSSL_CALLBACK* export_cb,
-                      void* export_cbarg) {
-  if (reference == nullptr || reference_sz != sizeof(Key*)) return 0;
-  Key* k = *static_cast<Key* const*>(reference);
-  return keymgmt_export(k, OSSL_KEYMGMT_SELECT_KEYPAIR, export_cb, export_cbarg);
-}
-
+template <int LI, Format F, Structure S>
+constexpr const OSSL_DISPATCH* kEncoder = kemglue::kEncoder<CodecTraits<LI>, F, S>;
 template <int LI, Structure S>
-const OSSL_DISPATCH kDecoder[] = {
-    {OSSL_FUNC_DECODER_NEWCTX, reinterpret_cast<Fn>(&ctx_new)},
-    {OSSL_FUNC_DECODER_FREECTX, reinterpret_cast<Fn>(&ctx_free)},
-    {OSSL_FUNC_DECODER_DOES_SELECTION, reinterpret_cast<Fn>(&dec_does_selection<S>)},
-    {OSSL_FUNC_DECODER_DECODE, reinterpret_cast<Fn>(&dec_decode<LI, S>)},
-    {OSSL_FUNC_DECODER_EXPORT_OBJECT, reinterpret_cast<Fn>(&dec_export_object)},
-    {0, nullptr}};
+constexpr const OSSL_DISPATCH* kDecoder = kemglue::kDecoder<CodecTraits<LI>, S>;
 
 template <template <int> class Table>
 const OSSL_DISPATCH* by_level(int li) {

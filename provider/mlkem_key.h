@@ -55,7 +55,7 @@ int keymgmt_export(void* keydata, int selection, OSSL_CALLBACK* cb, void* cbarg)
 
 // Keymgmt dispatch tables, one per level.
 const OSSL_DISPATCH* keymgmt_functions(int level_index);
-extern const OSSL_DISPATCH kKemFunctions[];
+extern const OSSL_DISPATCH* const kKemFunctions;
 
 // Encoder and decoder dispatch tables (mlkem_codecs.cpp), per level.
 const OSSL_DISPATCH* encoder_spki_der(int level_index);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "provider/kem_keymgmt.h"
 #include "provider/mlkem_key.h"
 
 namespace gpucrypto::mlkprov {
@@ -30,7 +31,7 @@ const LevelInfo kLevels[3] = {
 
 namespace {
 
-constexpr int kKeySelect = OSSL_KEYMGMT_SELECT_KEYPAIR;
+using kemglue::kKeySelect;
 constexpr char kSeedParam[] = "seed";  // OSSL_PKEY_PARAM_ML_KEM_SEED in OpenSSL >= 3.5
 
 struct GenCtx {
@@ -47,99 +48,39 @@ void* km_new(void* provctx) {
 }
 void km_free(void* k) { key_free(static_cast<Key*>(k)); }
 
-int km_has(const void* kd, int selection) {
-  const auto* k = static_cast<const Key*>(kd);
-  if (k == nullptr) return 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && !k->has_pub) return 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && !k->has_priv) return 0;
-  return 1;
-}
+struct KmTraits {
+  using Key = mlkprov::Key;
+  static const uint8_t* pub(const Key& k) { return k.ek; }
+  static size_t pub_bytes(const Key& k) { return k.info->ek_bytes; }
+  static const uint8_t* priv(const Key& k) { return k.dk; }
+  static size_t priv_bytes(const Key& k) { return k.info->dk_bytes; }
+  static bool same_params(const Key& x, const Key& y) { return x.info == y.info; }
+  static int security_bits(const Key& k) { return k.info->security_bits; }
+  static size_t ct_bytes(const Key& k) { return k.info->ct_bytes; }
+  static bool set_pub(Key* k, const uint8_t* ek, size_t len) { return key_set_pub(k, ek, len); }
+  static int get_extra_params(const Key& k, OSSL_PARAM params[]) {
+    OSSL_PARAM* p = OSSL_PARAM_locate(params, kSeedParam);
+    if (p != nullptr && (!k.has_seed || !OSSL_PARAM_set_octet_string(p, k.seed, sizeof k.seed)))
+      return 0;
+    return 1;
+  }
+  static int add_private_extras(const Key& k, OSSL_PARAM* params, int n) {
+    if (k.has_seed)
+      params[n++] = OSSL_PARAM_construct_octet_string(kSeedParam, const_cast<uint8_t*>(k.seed),
+                                                      sizeof k.seed);
+    return n;
+  }
+};
 
-int km_match(const void* a, const void* b, int selection) {
-  const auto* x = static_cast<const Key*>(a);
-  const auto* y = static_cast<const Key*>(b);
-  if (x->info != y->info) return 0;
-  if ((selection & kKeySelect) == 0) return 1;
-  // ek decides a key pair (dk embeds it), and dk is a function of the seed.
-  bool ok = x->has_pub && y->has_pub &&
-            CRYPTO_memcmp(x->ek, y->ek, x->info->ek_bytes) == 0;
-  if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && x->has_priv && y->has_priv)
-    ok = CRYPTO_memcmp(x->dk, y->dk, x->info->dk_bytes) == 0;
-  return ok ? 1 : 0;
+template <int LI>
+bool km_accept(const Key* k) {
+  return k != nullptr && k->info == &kLevels[LI];
 }
 
 int km_import(void* kd, int selection, const OSSL_PARAM params[]) {
   auto* k = static_cast<Key*>(kd);
   if (k == nullptr) return 0;
   return key_import(k, selection, params);
-}
-
-const OSSL_PARAM kKeyTypes[] = {
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(kSeedParam, nullptr, 0), OSSL_PARAM_END};
-const OSSL_PARAM kPubTypes[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-                                OSSL_PARAM_END};
-
-const OSSL_PARAM* km_types(int selection) {
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) return kKeyTypes;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0) return kPubTypes;
-  return kKeyTypes + 3;  // empty
-}
-
-const OSSL_PARAM kGettable[] = {
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, nullptr),
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, nullptr),
-    OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, nullptr),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(kSeedParam, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, nullptr, 0),
-    OSSL_PARAM_END};
-
-const OSSL_PARAM* km_gettable(void*) { return kGettable; }
-
-int km_get_params(void* kd, OSSL_PARAM params[]) {
-  auto* k = static_cast<Key*>(kd);
-  const LevelInfo& li = *k->info;
-  OSSL_PARAM* p;
-  // As OpenSSL 3.5 reports ML-KEM: bits = 8 * |ek|, max-size = |ct|.
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != nullptr &&
-      !OSSL_PARAM_set_int(p, int(8 * li.ek_bytes)))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != nullptr &&
-      !OSSL_PARAM_set_int(p, li.security_bits))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_int(p, int(li.ct_bytes)))
-    return 0;
-  for (const char* name : {OSSL_PKEY_PARAM_PUB_KEY, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY}) {
-    if ((p = OSSL_PARAM_locate(params, name)) != nullptr) {
-      if (!k->has_pub || !OSSL_PARAM_set_octet_string(p, k->ek, li.ek_bytes)) return 0;
-    }
-  }
-  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PRIV_KEY)) != nullptr) {
-    if (!k->has_priv || !OSSL_PARAM_set_octet_string(p, k->dk, li.dk_bytes)) return 0;
-  }
-  if ((p = OSSL_PARAM_locate(params, kSeedParam)) != nullptr) {
-    if (!k->has_seed || !OSSL_PARAM_set_octet_string(p, k->seed, sizeof k->seed)) return 0;
-  }
-  return 1;
-}
-
-const OSSL_PARAM kSettable[] = {
-    OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, nullptr, 0), OSSL_PARAM_END};
-const OSSL_PARAM* km_settable(void*) { return kSettable; }
-
-// EVP_PKEY_set1_encoded_public_key: installs a public key (drops any private one).
-int km_set_params(void* kd, const OSSL_PARAM params[]) {
-  auto* k = static_cast<Key*>(kd);
-  const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY);
-  if (p == nullptr) return 1;
-  const void* v = nullptr;
-  size_t len = 0;
-  if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len)) return 0;
-  return key_set_pub(k, static_cast<const uint8_t*>(v), len) ? 1 : 0;
 }
 
 void* km_dup(const void* kd, int selection) {
@@ -233,24 +174,6 @@ void* km_gen(void* g, OSSL_CALLBACK*, void*) {
   return k;
 }
 
-void km_gen_cleanup(void* g) {
-  auto* gc = static_cast<GenCtx*>(g);
-  if (gc == nullptr) return;
-  OPENSSL_cleanse(gc->seed, sizeof gc->seed);
-  delete gc;
-}
-
-// The decoders pass a key by reference (its address); the keymgmt takes it.
-template <int LI>
-void* km_load(const void* reference, size_t size) {
-  if (reference == nullptr || size != sizeof(Key*)) return nullptr;
-  Key** ref = static_cast<Key**>(const_cast<void*>(reference));
-  Key* k = *ref;
-  if (k == nullptr || k->info != &kLevels[LI]) return nullptr;
-  *ref = nullptr;
-  return k;
-}
-
 using Fn = void (*)();
 
 template <int LI>
@@ -261,19 +184,19 @@ const OSSL_DISPATCH kKeymgmt[] = {
     {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, reinterpret_cast<Fn>(&km_gen_set_params)},
     {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, reinterpret_cast<Fn>(&km_gen_settable)},
     {OSSL_FUNC_KEYMGMT_GEN, reinterpret_cast<Fn>(&km_gen)},
-    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, reinterpret_cast<Fn>(&km_gen_cleanup)},
-    {OSSL_FUNC_KEYMGMT_LOAD, reinterpret_cast<Fn>(&km_load<LI>)},
-    {OSSL_FUNC_KEYMGMT_GET_PARAMS, reinterpret_cast<Fn>(&km_get_params)},
-    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, reinterpret_cast<Fn>(&km_gettable)},
-    {OSSL_FUNC_KEYMGMT_SET_PARAMS, reinterpret_cast<Fn>(&km_set_params)},
-    {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, reinterpret_cast<Fn>(&km_settable)},
+    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, reinterpret_cast<Fn>(&kemglue::km_gen_cleanup<GenCtx>)},
+    {OSSL_FUNC_KEYMGMT_LOAD, reinterpret_cast<Fn>(&kemglue::km_load<Key, km_accept<LI>>)},
+    {OSSL_FUNC_KEYMGMT_GET_PARAMS, reinterpret_cast<Fn>(&kemglue::km_get_params<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, reinterpret_cast<Fn>(&kemglue::km_gettable<kSeedParam>)},
+    {OSSL_FUNC_KEYMGMT_SET_PARAMS, reinterpret_cast<Fn>(&kemglue::km_set_params<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, reinterpret_cast<Fn>(&kemglue::km_settable)},
     {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, reinterpret_cast<Fn>(&km_query_operation_name<LI>)},
-    {OSSL_FUNC_KEYMGMT_HAS, reinterpret_cast<Fn>(&km_has)},
-    {OSSL_FUNC_KEYMGMT_MATCH, reinterpret_cast<Fn>(&km_match)},
+    {OSSL_FUNC_KEYMGMT_HAS, reinterpret_cast<Fn>(&kemglue::km_has<KmTraits>)},
+    {OSSL_FUNC_KEYMGMT_MATCH, reinterpret_cast<Fn>(&kemglue::km_match<KmTraits>)},
     {OSSL_FUNC_KEYMGMT_IMPORT, reinterpret_cast<Fn>(&km_import)},
-    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, reinterpret_cast<Fn>(&km_types)},
+    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, reinterpret_cast<Fn>(&kemglue::km_types<kSeedParam>)},
     {OSSL_FUNC_KEYMGMT_EXPORT, reinterpret_cast<Fn>(&keymgmt_export)},
-    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, reinterpret_cast<Fn>(&km_types)},
+    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, reinterpret_cast<Fn>(&kemglue::km_types<kSeedParam>)},
     {OSSL_FUNC_KEYMGMT_DUP, reinterpret_cast<Fn>(&km_dup)},
     {0, nullptr}};
 
@@ -440,20 +363,7 @@ int key_import(Key* k, int selection, const OSSL_PARAM params[]) {
 }
 
 int keymgmt_export(void* kd, int selection, OSSL_CALLBACK* cb, void* cbarg) {
-  auto* k = static_cast<Key*>(kd);
-  if (k == nullptr || (selection & kKeySelect) == 0) return 0;
-  // Points at the key's own bytes: no copy of the private key to clean up.
-  OSSL_PARAM params[4];
-  int n = 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && k->has_pub)
-    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, k->ek, k->info->ek_bytes);
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && k->has_priv) {
-    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, k->dk, k->info->dk_bytes);
-    if (k->has_seed)
-      params[n++] = OSSL_PARAM_construct_octet_string(kSeedParam, k->seed, sizeof k->seed);
-  }
-  params[n] = OSSL_PARAM_construct_end();
-  return cb(params, cbarg);
+  return kemglue::km_export<KmTraits>(kd, selection, cb, cbarg);
 }
 
 }  // namespace gpucrypto::mlkprov

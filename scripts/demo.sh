@@ -34,6 +34,12 @@ for c in SKINNY-128-256 SKINNY-128-384 SM4 RECTANGLE-80 RECTANGLE-128 AES-128 AE
          RIJNDAEL-192-128 RIJNDAEL-256-256; do
   for m in ECB CTR; do
     name="$c-$m"
+    if [[ $c == RIJNDAEL-* && $m == CTR ]]; then
+      # 24/32-byte IVs overrun openssl enc's 16-byte IV buffer (OpenSSL 3.0 apps);
+      # use these through EVP (examples/evp_encrypt.c) instead.
+      printf '%-22s %-9s %s\n' "$c" "$m" "skipped: openssl enc handles IVs up to 16 bytes only"
+      continue
+    fi
     if ! openssl enc -e "-$name" -pbkdf2 -pass pass:demo -propquery provider=gpucrypto "${PROV[@]}" \
          -in "$TMP/sample" -out "$TMP/ct" 2>"$TMP/err"; then
       printf '%-22s %-9s FAILED: %s\n' "$c" "$m" "$(head -1 "$TMP/err")"; continue
@@ -44,6 +50,7 @@ for c in SKINNY-128-256 SKINNY-128-384 SM4 RECTANGLE-80 RECTANGLE-128 AES-128 AE
     printf '%-22s %-9s %s (%s bytes of ciphertext)\n' "$c" "$m" "$r" "$(stat -c %s "$TMP/ct")"
   done
 done
+"$BUILD/examples/evp_encrypt" "$MOD" RIJNDAEL-256-256-CTR
 
 if [ -x "$BUILD/gpucrypto-kem" ]; then
   echo

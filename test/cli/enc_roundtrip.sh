@@ -6,6 +6,10 @@ head -c 100003 /dev/urandom > "$TMP/plain"
 head -c 4128 /dev/urandom > "$TMP/aligned"   # 43 * 96: a multiple of every block size
 n=0
 while read -r name key iv block; do
+  # OpenSSL 3.0's `openssl enc` keeps the IV in a 16-byte (EVP_MAX_IV_LENGTH)
+  # buffer and overruns it for longer IVs before the provider is involved;
+  # wide-block CTR (24/32-byte IV) is tested through EVP instead.
+  [ "$iv" -gt 16 ] && continue
   K=$(hexof "$key")
   IVARG=()
   [ "$iv" -gt 0 ] && IVARG=(-iv "$(hexof "$iv")")
@@ -45,4 +49,4 @@ kat RECTANGLE-128-ECB ffffffffffffffffffffffffffffffff "" ffffffffffffffff e83ee
 kat AES-128-CTR 2b7e151628aed2a6abf7158809cf4f3c f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff \
     6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51 \
     874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff
-echo "enc: $n round trips and 4 known answers OK"
+echo "enc: $n round trips and 4 known answers OK (wide-block CTR: EVP tests only)"

@@ -1,3 +1,5 @@
+#include <openssl/crypto.h>
+
 #include <cstring>
 
 #include "ciphers/block_cipher.h"
@@ -52,6 +54,7 @@ void ctr_via_encrypt(void (*encrypt)(const void*, const uint8_t*, uint8_t*, size
   constexpr size_t kBatchBytes = 1024;
   alignas(64) uint8_t buf[kBatchBytes];
   const size_t per = kBatchBytes / bs;
+  const size_t used = (nblocks < per ? nblocks : per) * bs;
   while (nblocks > 0) {
     const size_t n = nblocks < per ? nblocks : per;
     for (size_t i = 0; i < n; ++i) {
@@ -65,8 +68,7 @@ void ctr_via_encrypt(void (*encrypt)(const void*, const uint8_t*, uint8_t*, size
     nblocks -= n;
   }
   // The keystream is secret-derived; do not leave it on the stack.
-  volatile uint8_t* p = buf;
-  for (size_t i = 0; i < sizeof buf; ++i) p[i] = 0;
+  OPENSSL_cleanse(buf, used);
 }
 
 }  // namespace gpucrypto

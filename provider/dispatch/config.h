@@ -13,10 +13,13 @@
 
 namespace gpucrypto {
 
-// Measured on the reference machine (AMD Zen 5, 2 cores); see README
-// "Thresholds" for how: the smallest size where the 2-thread split beat the
-// single-thread path for every cipher in bench --mode threads.
-inline constexpr size_t kDefaultMtMinBytes = 256 * 1024;
+// Measured on the reference machine (AMD Zen 5, 2 cores, shared) with
+// `gpucrypto-bench --mode threads --sizes 64k,256k,512k,768k,1m,2m,16m`: with
+// the second core free, splitting 1 MiB gave 1.55-1.80x for AES-128, SM4,
+// SKINNY and RECTANGLE; at 256 KiB and below no run showed a gain (0.5-0.9x:
+// waking a helper costs about as much as the chunk), and with the second core
+// busy a split costs 10-40%. README "Thresholds" has the tables.
+inline constexpr size_t kDefaultMtMinBytes = 1024 * 1024;
 
 struct EngineConfig {
   Backend backend = Backend::kAuto;

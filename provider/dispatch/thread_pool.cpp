@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -25,6 +26,21 @@ namespace gpucrypto {
 namespace {
 
 constexpr size_t kMaxQueuedJobs = 64;
+// Before sleeping, a worker waiting for work and a caller waiting for its
+// helpers spin this long: a condition-variable wake-up costs tens of
+// microseconds, as much as a fast cipher needs for a whole chunk.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+// Spins until pred() or kSpin has passed; returns pred().
+template <class Pred>
+bool spin_until(Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    if (pred()) return true;
+    __builtin_ia32_pause();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) return pred();
+  }
+}
 
 struct Job {
   const std::function<void(size_t, size_t)>* fn;
@@ -33,8 +49,11 @@ struct Job {
   std::atomic<size_t> next{0};
   std::mutex m;
   std::condition_variable cv;
-  size_t done = 0;  // parts finished (under m)
-  int refs = 0;     // workers inside run_parts (under m)
+  // Written under m (so the caller's final lock orders with the last
+  // worker), read without it while the caller spins.
+  std::atomic<size_t> done{0};  // parts finished
+  std::atomic<int> refs{0};     // workers inside run_parts
+  bool finished() const { return done.load() == parts && refs.load() == 0; }
 
   void range(size_t part, size_t* b, size_t* e) const {
     *b = n * part / parts;
@@ -75,19 +94,22 @@ struct ThreadPool::Impl {
   std::mutex mu;
   std::condition_variable cv;
   std::deque<Job*> queue;
-  bool stop = false;
+  std::atomic<size_t> queued{0};  // queue.size(), for spinning without mu
+  std::atomic<bool> stop{false};
   std::vector<std::thread> workers;
 
   void worker_loop() {
     for (;;) {
       Job* job = nullptr;
       {
+        spin_until([&] { return stop.load() || queued.load() != 0; });
         std::unique_lock<std::mutex> lk(mu);
-        cv.wait(lk, [&] { return stop || !queue.empty(); });
+        cv.wait(lk, [&] { return stop.load() || !queue.empty(); });
         if (stop) return;
         job = queue.front();
         if (job->next.load(std::memory_order_relaxed) >= job->parts) {
           queue.pop_front();  // exhausted; its caller finishes it
+          queued.store(queue.size());
           continue;
         }
         std::lock_guard<std::mutex> jl(job->m);
@@ -166,6 +188,7 @@ void ThreadPool::parallel_for(size_t n, size_t grain,
     std::lock_guard<std::mutex> lk(impl_->mu);
     if (impl_->queue.size() < kMaxQueuedJobs) {
       impl_->queue.push_back(&job);
+      impl_->queued.store(impl_->queue.size());
       queued = true;
     }
   }
@@ -177,13 +200,18 @@ void ThreadPool::parallel_for(size_t n, size_t grain,
     for (auto it = impl_->queue.begin(); it != impl_->queue.end(); ++it) {
       if (*it == &job) {
         impl_->queue.erase(it);
+        impl_->queued.store(impl_->queue.size());
         break;
       }
     }
   }
+  {
+    std::lock_guard<std::mutex> jl(job.m);
+    job.done += ran;
+  }
+  spin_until([&] { return job.finished(); });
   std::unique_lock<std::mutex> jl(job.m);
-  job.done += ran;
-  job.cv.wait(jl, [&] { return job.done == job.parts && job.refs == 0; });
+  job.cv.wait(jl, [&] { return job.finished(); });
 }
 
 }  // namespace gpucrypto

@@ -14,19 +14,18 @@
 #include "gpu/kernels/rectangle.cuh"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/launch.h"
+#include "test/gpu_cipher_map.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::gpu {
 namespace {
 
 using test::Bytes;
+using test_map::cpu_algo;
+using test_map::kAllCiphers;
 using test::hex;
 using test::to_hex;
 using kern::Op;
-
-constexpr Cipher kAllCiphers[] = {Cipher::kSkinny128_256, Cipher::kSkinny128_384, Cipher::kSM4,
-                                  Cipher::kRectangle80,   Cipher::kRectangle128,  Cipher::kAES128,
-                                  Cipher::kAES192,        Cipher::kAES256};
 
 // Runs one launch of the kernel body on the emulator.
 Bytes emulate(Cipher c, Op op, const Bytes& key, const Bytes& in, const Bytes& iv = {},
@@ -224,20 +223,6 @@ TEST(GpuKernelEmu, SkinnyDesignsAgree) {
     EXPECT_EQ(a, emulate(c, Op::kEncrypt, key, pt, {}, SkinnyDesign::kSliced));
     EXPECT_EQ(emulate(c, Op::kDecrypt, key, a), pt);
   }
-}
-
-const CipherAlgo& cpu_algo(Cipher c) {
-  switch (c) {
-    case Cipher::kSkinny128_256: return skinny128_256();
-    case Cipher::kSkinny128_384: return skinny128_384();
-    case Cipher::kSM4: return sm4();
-    case Cipher::kRectangle80: return rectangle80();
-    case Cipher::kRectangle128: return rectangle128();
-    case Cipher::kAES128: return aes128();
-    case Cipher::kAES192: return aes192();
-    case Cipher::kAES256: break;
-  }
-  return aes256();
 }
 
 // Byte for byte against every CPU implementation this machine runs, random

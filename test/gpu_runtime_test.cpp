@@ -19,30 +19,15 @@
 #include "ciphers/sm4/sm4.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/launch.h"
+#include "test/gpu_cipher_map.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::gpu {
 namespace {
 
 using test::Bytes;
-
-const CipherAlgo& cpu_algo(Cipher c) {
-  switch (c) {
-    case Cipher::kSkinny128_256: return skinny128_256();
-    case Cipher::kSkinny128_384: return skinny128_384();
-    case Cipher::kSM4: return sm4();
-    case Cipher::kRectangle80: return rectangle80();
-    case Cipher::kRectangle128: return rectangle128();
-    case Cipher::kAES128: return aes128();
-    case Cipher::kAES192: return aes192();
-    case Cipher::kAES256: break;
-  }
-  return aes256();
-}
-
-constexpr Cipher kAllCiphers[] = {Cipher::kSkinny128_256, Cipher::kSkinny128_384, Cipher::kSM4,
-                                  Cipher::kRectangle80,   Cipher::kRectangle128,  Cipher::kAES128,
-                                  Cipher::kAES192,        Cipher::kAES256};
+using test_map::cpu_algo;
+using test_map::kAllCiphers;
 
 enum class Mode { kEcbEnc, kEcbDec, kCtr };
 

@@ -106,7 +106,10 @@ int kem_decapsulate(void* vctx, unsigned char* out, size_t* outlen, const unsign
   const size_t ss_bytes = T::kSecretBytes;
   const bool ct_ok = in != nullptr && inlen == ct_bytes;
   if (ct_ok || !T::kCheckCtBeforeQuery) {  // a length query may be answered
-    if (outlen == nullptr) return 0;
+    if (outlen == nullptr) {
+      GPUC_RAISE(c->prov, kErrBadParam, "decapsulate needs an output length pointer");
+      return 0;
+    }
     if (out == nullptr) {
       *outlen = ss_bytes;
       return 1;

@@ -3,6 +3,7 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
@@ -151,6 +152,13 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
     return 0;
   }
   p->libctx = OSSL_LIB_CTX_new_child(handle, in);
+  // Our own algorithms must never serve this context (e.g. the DRBG's
+  // AES-256-CTR): their contexts would hold this provider alive from inside
+  // its own child context, so teardown would never run (found by LeakSanitizer).
+  if (p->libctx != nullptr && !EVP_set_default_properties(p->libctx, "provider!=gpucrypto")) {
+    OSSL_LIB_CTX_free(p->libctx);
+    p->libctx = nullptr;
+  }
   if (p->libctx == nullptr) {
     GPUC_RAISE(p, kErrInternal, "cannot create a child library context");
     delete p;

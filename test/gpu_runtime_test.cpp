@@ -69,7 +69,7 @@ Outcome dispatch_like(Cipher c, Mode m, const Bytes& key, const Bytes& iv, const
   Bytes rest_iv = iv;
   if (m == Mode::kCtr) ctr_add(rest_iv.data(), bb, done);
   const Bytes rest = cpu_result(c, m, key, rest_iv, rest_in);
-  std::memcpy(dst + done * bb, rest.data(), rest.size());
+  if (!rest.empty()) std::memcpy(dst + done * bb, rest.data(), rest.size());
   return {Bytes(dst, dst + in.size()), done};
 }
 

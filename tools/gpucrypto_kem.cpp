@@ -59,10 +59,9 @@ void usage() {
 // "-opt value" pairs after the subcommand.
 std::map<std::string, std::string> parse_opts(int argc, char** argv) {
   std::map<std::string, std::string> o;
-  for (int i = 2; i < argc; ++i) {
+  for (int i = 2; i < argc; i += 2) {  // "-option value" pairs
     if (argv[i][0] != '-' || i + 1 >= argc) usage();
     o[argv[i]] = argv[i + 1];
-    ++i;
   }
   return o;
 }

@@ -17,7 +17,9 @@
 // intrinsics are inlined (GCC bug 105593); the pragma covers the header only.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC-only warning
+#endif
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 

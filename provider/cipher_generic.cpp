@@ -131,9 +131,11 @@ int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned 
       return 0;
     }
     std::memcpy(c->oiv, iv, ivlen);
+    std::memcpy(c->ctr, c->oiv, c->bs());
   }
-  // A new IV, or a re-init without one, restarts the counter at the IV.
-  std::memcpy(c->ctr, c->oiv, c->bs());
+  // A re-init without an IV keeps the counter where the stream stopped (the
+  // next unused block), as the default provider does: restarting at the old
+  // IV under the same key would hand out the same keystream twice.
   if (key != nullptr) {
     if (keylen != c->algo->key_bytes) {
       GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s needs a %zu-byte key, got %zu",

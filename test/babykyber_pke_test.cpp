@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kem/babykyber_pke.h"
+#include "test/babykyber_example.h"
 #include "test/test_util.h"
 
 namespace {
@@ -24,31 +25,8 @@ Poly poly(std::array<int, 4> c) {  // lowest degree first, as in the vector file
 
 std::array<int, 4> coeffs(const Poly& p) { return {p.c[0], p.c[1], p.c[2], p.c[3]}; }
 
-// Worked example of "Kyber - How does it work?" (Ruben Gonzalez,
-// https://cryptopedia.dev/posts/kyber/), as checked by kyber-py's
-// baby-kyber.py; copied from ../shared/vectors/babykyber.txt. Coefficient
-// lists are [c0, c1, c2, c3] reduced to 0..16.
-struct WorkedExample {
-  PolyMat A;
-  PolyVec s, e, r, e1;
-  Poly e2;
-  uint8_t m = 0b1011;  // m = x^3 + x + 1 = [1, 1, 0, 1]
-  WorkedExample() {
-    A.a[0][0] = poly({11, 16, 16, 6});
-    A.a[0][1] = poly({3, 6, 4, 9});
-    A.a[1][0] = poly({1, 10, 3, 5});
-    A.a[1][1] = poly({15, 9, 1, 6});
-    s.p[0] = poly({0, 1, 16, 16});
-    s.p[1] = poly({0, 16, 0, 16});
-    e.p[0] = poly({0, 0, 1, 0});
-    e.p[1] = poly({0, 16, 1, 0});
-    r.p[0] = poly({0, 0, 1, 16});
-    r.p[1] = poly({16, 0, 1, 1});
-    e1.p[0] = poly({0, 1, 1, 0});
-    e1.p[1] = poly({0, 0, 1, 0});
-    e2 = poly({0, 0, 16, 16});
-  }
-};
+// The worked example (source: test/babykyber_example.h).
+using WorkedExample = gpucrypto::test::BabyKyberExample;
 
 TEST(BabyKyberPke, WorkedExampleKeygen) {
   WorkedExample x;

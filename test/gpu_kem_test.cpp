@@ -18,6 +18,7 @@
 #include "gpucrypto/babykyber.h"
 #include "kem/babykyber_pke.h"
 #include "kem/batch_impl.h"
+#include "test/babykyber_example.h"
 
 namespace gpucrypto::gpu {
 namespace {
@@ -172,43 +173,10 @@ INSTANTIATE_TEST_SUITE_P(AllDesigns, KemKernels, ::testing::ValuesIn(kDesigns),
                            return std::string("Packed146");
                          });
 
-// --- the worked example ------------------------------------------------------
-// "Kyber - How does it work?" (Ruben Gonzalez, https://cryptopedia.dev/posts/kyber/),
-// values as checked by kyber-py's baby-kyber.py; copied from
-// ../shared/vectors/babykyber.txt. Coefficient lists are [c0, c1, c2, c3].
-bk::Poly poly(std::initializer_list<int> c) {
-  bk::Poly p{};
-  int i = 0;
-  for (int v : c) p.c[i++] = uint16_t(v);
-  return p;
-}
+// --- the worked example (source: test/babykyber_example.h) --------------------
 std::vector<int> coeffs(const bk::Poly& p) { return {p.c[0], p.c[1], p.c[2], p.c[3]}; }
 
-struct Worked {
-  bk::PolyMat A;
-  bk::PolyVec s, e, t, r, e1, u;
-  bk::Poly e2, v;
-  Worked() {
-    A.a[0][0] = poly({11, 16, 16, 6});
-    A.a[0][1] = poly({3, 6, 4, 9});
-    A.a[1][0] = poly({1, 10, 3, 5});
-    A.a[1][1] = poly({15, 9, 1, 6});
-    s.p[0] = poly({0, 1, 16, 16});
-    s.p[1] = poly({0, 16, 0, 16});
-    e.p[0] = poly({0, 0, 1, 0});
-    e.p[1] = poly({0, 16, 1, 0});
-    t.p[0] = poly({7, 0, 15, 16});
-    t.p[1] = poly({6, 11, 12, 10});
-    r.p[0] = poly({0, 0, 1, 16});
-    r.p[1] = poly({16, 0, 1, 1});
-    e1.p[0] = poly({0, 1, 1, 0});
-    e1.p[1] = poly({0, 0, 1, 0});
-    e2 = poly({0, 0, 16, 16});
-    u.p[0] = poly({3, 10, 11, 11});
-    u.p[1] = poly({11, 13, 4, 4});
-    v = poly({15, 8, 6, 7});  // the printed v (t^T r + e2 - 9m)
-  }
-};
+using Worked = ::gpucrypto::test::BabyKyberExample;
 constexpr uint8_t kWorkedM = 0b1011;  // m = x^3 + x + 1
 
 // Runs phases [from, to) of the 7-thread body on one instance whose shared

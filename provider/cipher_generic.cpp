@@ -213,9 +213,11 @@ int ecb_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
   // With bytes buffered, output runs bufsz bytes behind input: "in place" is
   // out + bufsz == in.
   if (!check_update(c, out, in, inl, c->bufsz)) return 0;
-  if (inl == 0) return 1;
+  // No early return for inl == 0: a block held back while decrypting with
+  // padding is released by any update once padding is off (as the default
+  // provider does; found by fuzz_cipher).
   size_t produced = 0;
-  if (c->bufsz != 0) {
+  if (c->bufsz != 0 && inl != 0) {
     const size_t take = inl < bs - c->bufsz ? inl : bs - c->bufsz;
     std::memcpy(c->buf + c->bufsz, in, take);
     c->bufsz += take;

@@ -386,6 +386,41 @@ TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
   }
 }
 
+// Decrypting with padding holds the last full block back; once padding is
+// turned off, any update -- even an empty one -- releases it, step for step
+// as the default provider does (a difference found by fuzz_cipher).
+TEST_F(Misuse, HeldBackBlockIsReleasedByAnEmptyUpdateOncePaddingIsOff) {
+  for (const char* name : {"AES-128-ECB", "SM4-ECB"}) {
+    SCOPED_TRACE(name);
+    const Bytes key = random_bytes(16), ct = random_bytes(48);
+    auto steps = [&](const char* propq) {
+      EVP_CIPHER* c = fetch(name, propq);
+      EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+      EXPECT_EQ(EVP_DecryptInit_ex2(ctx, c, key.data(), nullptr, nullptr), 1);
+      std::vector<int> lens;
+      Bytes out(ct.size() + 32);
+      int outl = -1;
+      EXPECT_EQ(EVP_DecryptUpdate(ctx, out.data(), &outl, ct.data(), 32), 1);  // 16 out, 16 held
+      lens.push_back(outl);
+      EXPECT_EQ(EVP_CIPHER_CTX_set_padding(ctx, 0), 1);
+      EXPECT_EQ(EVP_DecryptUpdate(ctx, out.data() + 16, &outl, ct.data() + 32, 0), 1);
+      lens.push_back(outl);
+      EXPECT_EQ(EVP_DecryptUpdate(ctx, out.data() + 32, &outl, ct.data() + 32, 16), 1);
+      lens.push_back(outl);
+      EXPECT_EQ(EVP_DecryptFinal_ex(ctx, out.data() + 48, &outl), 1);
+      lens.push_back(outl);
+      out.resize(48);
+      EVP_CIPHER_CTX_free(ctx);
+      EVP_CIPHER_free(c);
+      return std::make_pair(lens, out);
+    };
+    const auto ours = steps("provider=gpucrypto"), theirs = steps("provider=default");
+    EXPECT_EQ(ours.first, (std::vector<int>{16, 16, 16, 0}));
+    EXPECT_EQ(ours.first, theirs.first);
+    EXPECT_EQ(gpucrypto::test::to_hex(ours.second), gpucrypto::test::to_hex(theirs.second));
+  }
+}
+
 TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);

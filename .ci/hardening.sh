@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hardening CI jobs (README "Hardening"). Usage:
 #
-#   .ci/hardening.sh [job ...]        jobs: asan tsan valgrind ctgrind fuzz (default: all)
+#   .ci/hardening.sh [job ...]        jobs: asan tsan valgrind ctgrind dudect fuzz (default: all)
 #
 #   asan      GCC ASan+UBSan build of everything; the whole ctest suite (LeakSanitizer on
 #             for the GoogleTest executables; CLI/example tests with libasan preloaded
@@ -13,6 +13,9 @@
 #   ctgrind   plain build: test/ct/ct_harness under valgrind memcheck with secrets marked
 #             undefined, and its canaries (a table S-box and an early-exit compare) must be
 #             caught
+#   dudect    plain build: test/ct/dudect times every runnable CPU path (AVX-512, VAES and
+#             GFNI included, which valgrind cannot run) on fixed vs random secrets; Welch's
+#             |t| > 10 on any path fails, and its canaries must exceed it
 #   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher and fuzz_kem for
 #             FUZZ_SECONDS each (default 60) from a seed corpus
 #
@@ -31,7 +34,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-$(nproc)}
 export GPUCRYPTO_VECTORS_DIR=${GPUCRYPTO_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}
 JOBS_TO_RUN=("$@")
-[ ${#JOBS_TO_RUN[@]} -eq 0 ] && JOBS_TO_RUN=(asan tsan valgrind ctgrind fuzz)
+[ ${#JOBS_TO_RUN[@]} -eq 0 ] && JOBS_TO_RUN=(asan tsan valgrind ctgrind dudect fuzz)
 
 SUMMARY=()
 note() { echo "== hardening: $*"; }
@@ -109,7 +112,7 @@ plain_build() {
   mkdir -p "$BUILD_ROOT"
   note "plain: build ($(stamp))"
   configure "$B"
-  build "$B" gpucrypto ct_harness misuse_test wipe_test load_test
+  build "$B" gpucrypto ct_harness dudect misuse_test wipe_test load_test
   PLAIN_BUILT=1
 }
 
@@ -140,6 +143,14 @@ job_ctgrind() {
   valgrind -q "$B/test/ct/ct_harness" --canary 2>"$B/ct-canary.err" ||
     { cat "$B/ct-canary.err"; echo "ctgrind canary NOT caught: the check is blind" >&2; return 1; }
   finish "ctgrind: $(tail -1 "$B/ct.log"); canaries caught ($(stamp))"
+}
+
+job_dudect() {
+  plain_build
+  local B=$BUILD_ROOT/plain
+  note "dudect: fixed vs random secrets, every runnable path ($(stamp))"
+  "$B/test/ct/dudect" --samples "${DUDECT_SAMPLES:-20000}" | tee "$B/dudect.log"
+  finish "$(tail -1 "$B/dudect.log") ($(stamp))"
 }
 
 # --- fuzz: libFuzzer --------------------------------------------------------------
@@ -196,9 +207,9 @@ need=()
 for j in "${JOBS_TO_RUN[@]}"; do
   case $j in
     fuzz) need+=(clang-14 libclang-rt-14-dev python3) ;;
-    valgrind | ctgrind) need+=(valgrind) ;;
+    valgrind | ctgrind | dudect) need+=(valgrind) ;;  # one plain build serves all three
     asan | tsan) ;;
-    *) echo "unknown job '$j' (asan tsan valgrind ctgrind fuzz)" >&2; exit 2 ;;
+    *) echo "unknown job '$j' (asan tsan valgrind ctgrind dudect fuzz)" >&2; exit 2 ;;
   esac
 done
 gpucrypto_deps "${need[@]}"

@@ -1,5 +1,12 @@
-# ctgrind harness (see ct_harness.cpp); run by .ci/hardening.sh under valgrind.
-# Included from cmake/hardening.cmake once every library target exists.
+# Constant-time checks, run by .ci/hardening.sh: dudect (timing statistics on
+# every runnable path, see dudect.cpp) and the ctgrind harness (see
+# ct_harness.cpp, under valgrind). Included from cmake/hardening.cmake once
+# every library target exists.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  add_executable(dudect ${CMAKE_CURRENT_LIST_DIR}/dudect.cpp)
+  target_link_libraries(dudect PRIVATE gpucrypto_ciphers gpucrypto_kem OpenSSL::Crypto)
+  set_target_properties(dudect PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/test/ct)
+endif()
 # Built only when valgrind's client-request headers are installed.
 find_path(VALGRIND_INCLUDE_DIR valgrind/memcheck.h)
 if(NOT VALGRIND_INCLUDE_DIR)

@@ -16,8 +16,8 @@
 #   dudect    plain build: test/ct/dudect times every runnable CPU path (AVX-512, VAES and
 #             GFNI included, which valgrind cannot run) on fixed vs random secrets; Welch's
 #             |t| > 10 on any path fails, and its canaries must exceed it
-#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher and fuzz_kem for
-#             FUZZ_SECONDS each (default 60) from a seed corpus
+#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_kem (babyKyber) and
+#             fuzz_mlkem for FUZZ_SECONDS each (default 60) from a seed corpus
 #
 # Environment: BUILD_ROOT (default build-hardening), FUZZ_SECONDS (60), JOBS (nproc),
 # GPUCRYPTO_VECTORS_DIR (as the normal tests). Run longer fuzzing with e.g.
@@ -63,19 +63,25 @@ job_asan() {
   local B=$BUILD_ROOT/asan
   mkdir -p "$BUILD_ROOT"
   note "asan: build ($(stamp))"
-  configure "$B" -DGPUCRYPTO_SANITIZE=address,undefined
-  build "$B"
+  # The CLI tests run the system openssl, which is not instrumented: they get
+  # a wrapper that preloads the ASan runtime into openssl alone (so that it
+  # can load the instrumented gpucrypto.so; preloading it into every process
+  # of the scripts trips ASan on tools like dd). Leaks are not checked there
+  # (they would be the openssl application's, at exit).
   local libasan
   libasan=$(gcc -print-file-name=libasan.so)
+  mkdir -p "$B"
+  printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 exec %s "$@"\n' \
+    "$libasan" "$(command -v openssl)" >"$B/openssl-asan"
+  chmod +x "$B/openssl-asan"
+  configure "$B" -DGPUCRYPTO_SANITIZE=address,undefined -DOPENSSL_BIN="$B/openssl-asan"
+  build "$B"
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   note "asan: GoogleTest executables, leak checking on ($(stamp))"
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1 \
     ctest --test-dir "$B" --output-on-failure -j"$JOBS" --timeout 900 -E '^(cli|examples)\.'
-  # The CLI tests run the system openssl, which is not instrumented: preload the
-  # runtime so it can load the instrumented gpucrypto.so. Leaks are not checked
-  # there (they would be the openssl application's, at exit).
   note "asan: CLI and example tests, runtime preloaded into openssl ($(stamp))"
-  LD_PRELOAD=$libasan ASAN_OPTIONS=detect_leaks=0 \
+  ASAN_OPTIONS=detect_leaks=0 \
     ctest --test-dir "$B" --output-on-failure -j"$JOBS" --timeout 900 -R '^(cli|examples)\.'
   finish "asan: whole suite clean under ASan+UBSan ($(ctest --test-dir "$B" -N | tail -1)) ($(stamp))"
 }
@@ -160,9 +166,9 @@ job_fuzz() {
   note "fuzz: build with clang-14 ($(stamp))"
   CC=clang-14 CXX=clang++-14 configure "$B" -DGPUCRYPTO_FUZZ=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
-  build "$B" gpucrypto fuzz_cipher fuzz_kem
+  build "$B" gpucrypto fuzz_cipher fuzz_kem fuzz_mlkem
   local C=$B/corpus
-  mkdir -p "$C/fuzz_cipher" "$C/fuzz_kem"
+  mkdir -p "$C/fuzz_cipher" "$C/fuzz_kem" "$C/fuzz_mlkem"
   python3 "$SRC/test/fuzz/make_seeds.py" "$C"
   # babyKyber seeds: real keys written by the openssl CLI through the provider.
   local rt
@@ -182,10 +188,25 @@ job_fuzz() {
   head -c 120 /dev/zero | { printf '\x02\x0f\x54'; cat; } >"$C/fuzz_kem/raw"
   head -c 120 /dev/urandom | { printf '\x03\x01'; cat; } >"$C/fuzz_kem/decaps-seeded"
   { printf '\x03\x02'; tail -c 84 "$C/k.der"; head -c 20 /dev/urandom; } >"$C/fuzz_kem/decaps-key"
+  # ML-KEM seeds: a key per level from the CLI (seed and expanded private
+  # forms, public key), first byte = level index + 3 * operation.
+  local i lv
+  for i in 0 1 2; do
+    lv=$((512 + 256 * i))
+    "${pre[@]}" "${ossl[@]}" genpkey "${P[@]}" -algorithm "ML-KEM-$lv" -out "$C/m$lv.pem"
+    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -outform DER -out "$C/m$lv.der"
+    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -pubout -out "$C/m$lv-pub.pem"
+    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -pubout -outform DER -out "$C/m$lv-pub.der"
+    { printf "\\x$(printf %02x $i)"; cat "$C/m$lv.der"; } >"$C/fuzz_mlkem/der-priv-$lv"
+    { printf "\\x$(printf %02x $i)"; cat "$C/m$lv-pub.der"; } >"$C/fuzz_mlkem/der-pub-$lv"
+    { printf "\\x$(printf %02x $((i + 3)))"; cat "$C/m$lv.pem"; } >"$C/fuzz_mlkem/pem-priv-$lv"
+    { printf "\\x$(printf %02x $((i + 3)))"; cat "$C/m$lv-pub.pem"; } >"$C/fuzz_mlkem/pem-pub-$lv"
+    head -c 200 /dev/urandom | { printf "\\x$(printf %02x $((i + 9)))\\x01"; cat; } >"$C/fuzz_mlkem/decaps-seeded-$lv"
+  done
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export GPUCRYPTO_MODULE_DIR=$B
   local t stats=()
-  for t in fuzz_cipher fuzz_kem; do
+  for t in fuzz_cipher fuzz_kem fuzz_mlkem; do
     note "fuzz: $t for ${FUZZ_SECONDS}s ($(stamp))"
     mkdir -p "$B/artifacts/$t" "$B/work/$t"
     # The shared ASan runtime (-shared-libsan, so that gpucrypto.so can use it

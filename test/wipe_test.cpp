@@ -27,6 +27,7 @@
 #include "ciphers/skinny/skinny.h"
 #include "ciphers/sm4/sm4.h"
 #include "gpucrypto/babykyber.h"
+#include "gpucrypto/mlkem.h"
 #include "test/test_util.h"
 
 #ifndef GPUCRYPTO_SANITIZER_BUILD
@@ -350,6 +351,48 @@ TEST_F(Wipe, FreedBabyKyberKeysHoldNoPrivateKey) {
   g.on = false;
   EXPECT_EQ(dirty_live_blocks(), 0u);
   EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held the private key";
+}
+
+// ML-KEM-768: a key generated from a seed (d || z) through EVP, duplicated,
+// exported and used for one decapsulation; after everything is freed no
+// freed block may hold d, z or the start of s_hat.
+TEST_F(Wipe, FreedMlkemKeysHoldNoSeedOrPrivateKey) {
+  static uint8_t seed[MLKEM_KEYGEN_SEED_BYTES], ek[MLKEM768_PUBLICKEY_BYTES],
+      dk[MLKEM768_SECRETKEY_BYTES];
+  for (size_t i = 0; i < sizeof seed; ++i) seed[i] = uint8_t(0x5a ^ (i * 37));
+  ASSERT_EQ(mlkem_keypair_derand(768, ek, dk, seed), MLKEM_OK);
+  lock();
+  std::memcpy(g.pattern[g.npatterns++], seed, kPatternBytes);       // d
+  std::memcpy(g.pattern[g.npatterns++], seed + 32, kPatternBytes);  // z
+  std::memcpy(g.pattern[g.npatterns++], dk, kPatternBytes);         // s_hat
+  unlock();
+  g.on = true;
+  EVP_PKEY_CTX* gctx = EVP_PKEY_CTX_new_from_name(fx_.libctx(), "ML-KEM-768", "provider=gpucrypto");
+  ASSERT_NE(gctx, nullptr);
+  ASSERT_EQ(EVP_PKEY_keygen_init(gctx), 1);
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string("seed", seed, sizeof seed), OSSL_PARAM_END};
+  ASSERT_EQ(EVP_PKEY_CTX_set_params(gctx, params), 1);
+  EVP_PKEY* key = nullptr;
+  ASSERT_EQ(EVP_PKEY_generate(gctx, &key), 1);
+  EVP_PKEY* copy = EVP_PKEY_dup(key);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_GE(dirty_live_blocks(), 1u) << "control: the live key objects hold the seed and dk";
+  static uint8_t out[MLKEM768_SECRETKEY_BYTES];
+  size_t outl = 0;
+  EXPECT_EQ(EVP_PKEY_get_octet_string_param(copy, OSSL_PKEY_PARAM_PRIV_KEY, out, sizeof out, &outl), 1);
+  EXPECT_EQ(std::memcmp(out, dk, sizeof dk), 0);
+  EVP_PKEY_CTX* kctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), copy, nullptr);
+  static uint8_t ct[MLKEM768_CIPHERTEXT_BYTES], ss[MLKEM_SHARED_SECRET_BYTES];
+  size_t ssl = sizeof ss;
+  ASSERT_EQ(EVP_PKEY_decapsulate_init(kctx, nullptr), 1);
+  ASSERT_EQ(EVP_PKEY_decapsulate(kctx, ss, &ssl, ct, sizeof ct), 1);
+  EVP_PKEY_CTX_free(kctx);
+  EVP_PKEY_free(copy);
+  EVP_PKEY_free(key);
+  EVP_PKEY_CTX_free(gctx);
+  g.on = false;
+  EXPECT_EQ(dirty_live_blocks(), 0u);
+  EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held the seed or the private key";
 }
 
 }  // namespace

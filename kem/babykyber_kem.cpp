@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -195,6 +196,7 @@ const char* babykyber_strerror(int rc) {
 int babykyber_keypair_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* pks, uint8_t* sks,
                             const uint8_t* seeds, unsigned threads) {
   if (n != 0 && (pks == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
   const PkeBatchImpl& impl = gk::pke_batch_select();
   return gk::run_batch(libctx, n, threads, gk::kKemGrain,
                        [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
@@ -208,6 +210,7 @@ int babykyber_keypair_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* pks, uint8_
 int babykyber_encaps_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* cts, uint8_t* sss,
                            const uint8_t* pks, const uint8_t* ms, unsigned threads) {
   if (n != 0 && (cts == nullptr || sss == nullptr || pks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
   if (ms != nullptr && !gk::messages_valid(ms, n)) return BABYKYBER_ERR_ARGS;
   const PkeBatchImpl& impl = gk::pke_batch_select();
   const int rc = gk::run_batch(
@@ -230,6 +233,7 @@ int babykyber_encaps_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* cts, uint8_t
 int babykyber_decaps_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* sss, const uint8_t* cts,
                            const uint8_t* sks, unsigned threads) {
   if (n != 0 && (cts == nullptr || sss == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
   const PkeBatchImpl& impl = gk::pke_batch_select();
   const int rc = gk::run_batch(libctx, n, threads, gk::kKemGrain,
                                [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {

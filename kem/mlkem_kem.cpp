@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "ciphers/cpu_features.h"
@@ -134,6 +135,7 @@ int mlkem_keypair_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* eks,
   if (li < 0 || (n != 0 && (eks == nullptr || dks == nullptr))) return MLKEM_ERR_ARGS;
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
+  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   return mk::run_batch(n, threads, [&](size_t b, size_t e) {
     uint8_t fresh[mk::kChunk * 64];
     const uint8_t* sd = seeds != nullptr ? seeds + b * 64 : fresh;
@@ -153,6 +155,7 @@ int mlkem_encaps_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* cts, 
     return MLKEM_ERR_ARGS;
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
+  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   const int rc = mk::run_batch(n, threads, [&](size_t b, size_t e) {
     uint8_t fresh[mk::kChunk * 32];
     const uint8_t* m = ms != nullptr ? ms + b * 32 : fresh;
@@ -178,6 +181,7 @@ int mlkem_decaps_batch(int level, size_t n, uint8_t* sss, const uint8_t* cts, co
     return MLKEM_ERR_ARGS;
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
+  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   return mk::run_batch(n, threads, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) ops.decaps(sss + i * 32, cts + i * sz.ct, dks + i * sz.dk);
     return MLKEM_OK;

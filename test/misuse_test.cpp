@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpucrypto/babykyber.h"
+#include "gpucrypto/mlkem.h"
 #include "test/test_util.h"
 
 namespace {
@@ -634,14 +635,124 @@ TEST_F(Misuse, BabyKyberCApiRejectsNullAndOutOfRangeArguments) {
   EXPECT_EQ(babykyber_keypair(fx_.libctx(), nullptr, sk), BABYKYBER_ERR_ARGS);
   const uint8_t ms[3] = {1, 0x20, 3};
   uint8_t cts[3 * BABYKYBER_CIPHERTEXT_BYTES], sss[3 * BABYKYBER_SHARED_SECRET_BYTES],
-      pks[3 * BABYKYBER_PUBLICKEY_BYTES];
+      pks[3 * BABYKYBER_PUBLICKEY_BYTES], sks[3 * BABYKYBER_SECRETKEY_BYTES];
   for (int i = 0; i < 3; ++i) std::memcpy(pks + i * sizeof pk, pk, sizeof pk);
   EXPECT_EQ(babykyber_encaps_batch(fx_.libctx(), 3, cts, sss, pks, ms, 1), BABYKYBER_ERR_ARGS);
   // n = 0 is a valid empty batch, whatever the pointers.
   EXPECT_EQ(babykyber_encaps_batch(fx_.libctx(), 0, nullptr, nullptr, nullptr, nullptr, 0),
             BABYKYBER_OK);
+  // Counts whose byte sizes overflow size_t are refused, not run.
+  EXPECT_EQ(babykyber_keypair_batch(fx_.libctx(), SIZE_MAX / 16, pks, sks, nullptr, 1), BABYKYBER_ERR_ARGS);
+  EXPECT_EQ(babykyber_encaps_batch(fx_.libctx(), SIZE_MAX / 4, cts, sss, pks, nullptr, 1), BABYKYBER_ERR_ARGS);
+  EXPECT_EQ(babykyber_decaps_batch(fx_.libctx(), SIZE_MAX / 8, sss, cts, sks, 1), BABYKYBER_ERR_ARGS);
   EXPECT_STRNE(babykyber_strerror(BABYKYBER_ERR_ARGS), "");
   EXPECT_STRNE(babykyber_strerror(-12345), "");
+}
+
+EVP_PKEY* mlkem_from(OSSL_LIB_CTX* lib, const char* name, const OSSL_PARAM* params, int selection) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib, name, "provider=gpucrypto");
+  EVP_PKEY* k = nullptr;
+  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
+      EVP_PKEY_fromdata(ctx, &k, selection, const_cast<OSSL_PARAM*>(params)) != 1)
+    k = nullptr;
+  EVP_PKEY_CTX_free(ctx);
+  return k;
+}
+
+// The babyKyber KEM misuse sequence on every ML-KEM level: decapsulation
+// without a private key, short output buffers, wrong and huge ciphertext
+// lengths -- each a clear error -- then size queries and a round trip.
+TEST_F(Misuse, MlkemKemRejectsWrongLengthsAndMissingKeys) {
+  for (int level : {512, 768, 1024}) {
+    const std::string name = "ML-KEM-" + std::to_string(level);
+    SCOPED_TRACE(name);
+    const size_t ekl = mlkem_publickey_bytes(level), ctl_want = mlkem_ciphertext_bytes(level);
+    Bytes ek(ekl), dk(mlkem_secretkey_bytes(level)), seed = random_bytes(MLKEM_KEYGEN_SEED_BYTES);
+    ASSERT_EQ(mlkem_keypair_derand(level, ek.data(), dk.data(), seed.data()), MLKEM_OK);
+    const OSSL_PARAM pub_only[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, ek.data(), ek.size()), OSSL_PARAM_END};
+    const OSSL_PARAM from_seed[] = {
+        OSSL_PARAM_construct_octet_string("seed", seed.data(), seed.size()), OSSL_PARAM_END};
+    EVP_PKEY* pub_key = mlkem_from(fx_.libctx(), name.c_str(), pub_only, EVP_PKEY_PUBLIC_KEY);
+    EVP_PKEY* pair = mlkem_from(fx_.libctx(), name.c_str(), from_seed, EVP_PKEY_KEYPAIR);
+    ASSERT_NE(pub_key, nullptr);
+    ASSERT_NE(pair, nullptr);
+
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
+    EXPECT_NE(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
+    EXPECT_TRUE(take_clear_error());
+    EVP_PKEY_CTX_free(ctx);
+
+    ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
+    ASSERT_EQ(EVP_PKEY_encapsulate_init(ctx, nullptr), 1);
+    size_t ctl = 0, ssl = 0;
+    ASSERT_EQ(EVP_PKEY_encapsulate(ctx, nullptr, &ctl, nullptr, &ssl), 1);
+    EXPECT_EQ(ctl, ctl_want);
+    EXPECT_EQ(ssl, size_t(MLKEM_SHARED_SECRET_BYTES));
+    Bytes ct(ctl + 1), ss(ssl), ss2(ssl);
+    size_t short_ct = ctl - 1, full_ss = ssl;
+    EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &short_ct, ss.data(), &full_ss), 0);
+    EXPECT_TRUE(take_clear_error());
+    size_t full_ct = ctl, short_ss = ssl - 1;
+    EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &short_ss), 0);
+    EXPECT_TRUE(take_clear_error());
+    full_ct = ctl, full_ss = ssl;
+    ASSERT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &full_ss), 1);
+    EVP_PKEY_CTX_free(ctx);
+
+    ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pair, nullptr);
+    ASSERT_EQ(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
+    size_t outl = ss2.size();
+    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), 0), 0);
+    ERR_clear_error();
+    for (size_t n : {ctl - 1, ctl + 1, SIZE_MAX}) {
+      outl = ss2.size();
+      EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), n), 0) << n;
+      EXPECT_TRUE(take_clear_error()) << n;
+    }
+    outl = ss2.size() - 1;
+    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 0);
+    EXPECT_TRUE(take_clear_error());
+    outl = 0;
+    ASSERT_EQ(EVP_PKEY_decapsulate(ctx, nullptr, &outl, ct.data(), ctl), 1);
+    EXPECT_EQ(outl, ss2.size());
+    ASSERT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 1);
+    EXPECT_EQ(ss, ss2);
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(pub_key);
+    EVP_PKEY_free(pair);
+  }
+}
+
+TEST_F(Misuse, MlkemCApiRejectsNullAndOutOfRangeArguments) {
+  uint8_t ek[MLKEM768_PUBLICKEY_BYTES], dk[MLKEM768_SECRETKEY_BYTES], ct[MLKEM768_CIPHERTEXT_BYTES],
+      ss[MLKEM_SHARED_SECRET_BYTES], m[MLKEM_ENCAPS_SEED_BYTES] = {};
+  ASSERT_EQ(mlkem_keypair(fx_.libctx(), 768, ek, dk, nullptr), MLKEM_OK);
+  for (int bad : {0, 256, 767, 2048, -768})
+    EXPECT_EQ(mlkem_keypair(fx_.libctx(), bad, ek, dk, nullptr), MLKEM_ERR_ARGS) << bad;
+  EXPECT_EQ(mlkem_publickey_bytes(769), 0u);
+  EXPECT_EQ(mlkem_keypair(fx_.libctx(), 768, nullptr, dk, nullptr), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_encaps_derand(768, nullptr, ss, ek, m), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_encaps_derand(768, ct, ss, nullptr, m), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_decaps(768, ss, nullptr, dk), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_decaps(768, ss, ct, nullptr), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_check_publickey(768, nullptr), MLKEM_ERR_ARGS);
+  // An ek with a coefficient >= q: refused, outputs zeroed.
+  uint8_t bad_ek[sizeof ek];
+  std::memcpy(bad_ek, ek, sizeof ek);
+  bad_ek[0] = 0xff, bad_ek[1] |= 0x0f;  // coefficient 0 = 0xfff
+  std::memset(ss, 0xaa, sizeof ss);
+  EXPECT_EQ(mlkem_encaps_derand(768, ct, ss, bad_ek, m), MLKEM_ERR_KEY);
+  EXPECT_EQ(Bytes(ss, ss + sizeof ss), Bytes(sizeof ss, 0));
+  // Batches: n = 0 is a valid empty batch whatever the pointers; NULL arrays
+  // with n > 0 and counts whose byte sizes overflow size_t are refused.
+  EXPECT_EQ(mlkem_encaps_batch(fx_.libctx(), 768, 0, nullptr, nullptr, nullptr, nullptr, 0), MLKEM_OK);
+  EXPECT_EQ(mlkem_decaps_batch(768, 3, nullptr, ct, dk, 1), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_keypair_batch(fx_.libctx(), 768, SIZE_MAX / 64, ek, dk, nullptr, 1), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_encaps_batch(fx_.libctx(), 768, SIZE_MAX / 1000, ct, ss, ek, nullptr, 1), MLKEM_ERR_ARGS);
+  EXPECT_EQ(mlkem_decaps_batch(768, SIZE_MAX / 2000, ss, ct, dk, 1), MLKEM_ERR_ARGS);
+  EXPECT_STRNE(mlkem_strerror(MLKEM_ERR_ARGS), "");
+  EXPECT_STRNE(mlkem_strerror(-12345), "");
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ timeout "$(left)" cmake --build "$build" -j"$jobs" --target gpucrypto_gpu \
   > "$out/build-gpu.log" 2>&1 || { tail -30 "$out/build-gpu.log"; exit 1; }
 grep -E "Compiling entry|registers" "$out/build-gpu.log" > "$out/resource-usage.txt" || true
 timeout "$(left)" cmake --build "$build" -j"$jobs" \
-  --target gpu_device_test gpu_kernels_test gpu_runtime_test > "$out/build-tests.log" 2>&1 ||
+  --target gpu_device_test gpu_kernels_test gpu_runtime_test gpu_mlkem_test > "$out/build-tests.log" 2>&1 ||
   { tail -30 "$out/build-tests.log"; exit 1; }
 
 status=0
@@ -42,9 +42,13 @@ timeout "$(left)" "$build/test/gpu_device_test" --gtest_output=xml:"$out/gpu_dev
   tee "$out/gpu_device_test.txt" || status=1
 grep -q "SKIPPED" "$out/gpu_device_test.txt" && { echo "device tests were SKIPPED: no usable GPU"; status=1; }
 grep "^BENCH" "$out/gpu_device_test.txt" > "$out/bench-rows.txt" || true
+# ML-KEM on the device (all levels and ops against the CPU; gpu/README.md).
+timeout "$(left)" "$build/test/gpu_mlkem_test" --gtest_filter='MlkemDevice.*' \
+  --gtest_output=xml:"$out/gpu_mlkem_device.xml" | tee "$out/gpu_mlkem_device.txt" || status=1
+grep -q "SKIPPED" "$out/gpu_mlkem_device.txt" && { echo "ML-KEM device test was SKIPPED"; status=1; }
 
 echo "== emulator and runtime tests"
-for t in gpu_kernels_test gpu_runtime_test; do
+for t in gpu_kernels_test gpu_runtime_test gpu_mlkem_test; do
   timeout "$(left)" "$build/test/$t" --gtest_output=xml:"$out/$t.xml" > "$out/$t.txt" || status=1
   tail -1 "$out/$t.txt"
 done
@@ -63,6 +67,10 @@ if command -v cuobjdump > /dev/null; then
 else
   echo "cuobjdump not found: SASS counts skipped"
 fi
+# The ML-KEM model's building blocks (PTX; gpu/model/mlkem_model.py).
+"$nvcc" -std=c++20 -I"$src" -arch=sm_90 -O3 -ptx -o "$out/mlkem_probes.ptx" \
+  "$src/gpu/model/mlkem_probes.cu" &&
+  python3 "$src/gpu/model/mlkem_model.py" "$out/mlkem_probes.ptx" | tee "$out/model-mlkem.md" || true
 
 echo "== done in ${SECONDS}s, status $status, results in $out"
 exit $status

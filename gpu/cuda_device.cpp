@@ -112,7 +112,9 @@ class CudaDevices final : public Device {
     l.params.in = s.d_in;
     l.params.out = s.d_out;
     l.params.tables = devs_[size_t(s.dev)].tables;
-    const int rc = l.kem_op != KemOp::kNone ? launch_kem_cuda(l, s.stream) : launch_cuda(l, s.stream);
+    const int rc = l.mlkem_op != MlkemOp::kNone ? launch_mlkem_cuda(l, s.stream)
+                   : l.kem_op != KemOp::kNone   ? launch_kem_cuda(l, s.stream)
+                                                : launch_cuda(l, s.stream);
     return check(cudaError_t(rc), "kernel launch");
   }
   Status copy_out(int slot, size_t bytes) override {

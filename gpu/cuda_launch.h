@@ -9,5 +9,7 @@ namespace gpucrypto::gpu {
 int launch_cuda(const LaunchSpec& spec, void* stream);
 // The same for a babyKyber launch (spec.kem_op != kNone; kem_kernels.cu).
 int launch_kem_cuda(const LaunchSpec& spec, void* stream);
+// The same for an ML-KEM launch (spec.mlkem_op != kNone; mlkem_kernels.cu).
+int launch_mlkem_cuda(const LaunchSpec& spec, void* stream);
 
 }  // namespace gpucrypto::gpu

@@ -7,6 +7,7 @@
 
 #include "gpu/gpu_backend.h"
 #include "gpu/gpu_kem.h"
+#include "gpu/gpu_mlkem.h"
 #include "gpu/kernels/params.cuh"
 
 namespace gpucrypto::gpu {
@@ -30,6 +31,10 @@ struct LaunchSpec {
   // params.in/out/nblocks (= instances) matter and `cipher` is ignored.
   KemOp kem_op = KemOp::kNone;
   KemDesign kem_design = kDefaultKemDesign;
+  // An ML-KEM launch (gpu/gpu_mlkem.h) when mlkem_op != kNone: then only
+  // params.in/out/nblocks (= instances) and mlkem_k (2, 3, 4) matter.
+  MlkemOp mlkem_op = MlkemOp::kNone;
+  uint32_t mlkem_k = 0;
 };
 
 size_t block_bytes(Cipher c);
@@ -45,6 +50,8 @@ void emulate_launch(const LaunchSpec& spec);
 // The same for a babyKyber launch (gpu/gpu_kem.cpp); emulate_launch()
 // forwards there when spec.kem_op != kNone.
 void emulate_kem_launch(const LaunchSpec& spec);
+// The same for an ML-KEM launch (gpu/gpu_mlkem.cpp; spec.mlkem_op != kNone).
+void emulate_mlkem_launch(const LaunchSpec& spec);
 
 // Grid size for `nblocks` cipher blocks.
 inline uint32_t grid_blocks(uint64_t nblocks, uint32_t threads) {

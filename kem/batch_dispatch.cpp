@@ -101,21 +101,7 @@ const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
 // asked below 1 MiB, so small and single-instance calls never initialise the
 // GPU runtime). The GPU returns a finished prefix; the CPU path does the rest,
 // so the result is the CPU's byte for byte either way.
-bool gpu_worth(size_t n, gpu::KemOp op) {
-  struct Gate {
-    bool allowed;
-    std::optional<size_t> min_bytes;
-  };
-  static const Gate gate = [] {
-    EngineConfig cfg;
-    if (!config_apply_env(&cfg).empty()) return Gate{false, std::nullopt};
-    return Gate{cfg.backend == Backend::kAuto || cfg.backend == Backend::kCUDA, cfg.gpu_min_bytes};
-  }();
-  if (!gate.allowed) return false;
-  const size_t bytes = n * gpu::kem_instance_bytes(op);
-  if (gate.min_bytes) return bytes >= *gate.min_bytes && gpu::usable();
-  return bytes >= (size_t(1) << 20) && gpu::usable() && bytes >= gpu::min_bytes();
-}
+bool gpu_worth(size_t n, gpu::KemOp op) { return gpu_batch_worth(n * gpu::kem_instance_bytes(op)); }
 
 template <const PkeBatchImpl* Cpu>
 void gpu_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
@@ -154,6 +140,21 @@ const PkeBatchImpl kGpuAvx2 = with_gpu<&kAvx2>();
 const PkeBatchImpl kGpuRef = with_gpu<&kRef>();
 
 }  // namespace
+
+bool gpu_batch_worth(size_t bytes) {
+  struct Gate {
+    bool allowed;
+    std::optional<size_t> min_bytes;
+  };
+  static const Gate gate = [] {
+    EngineConfig cfg;
+    if (!config_apply_env(&cfg).empty()) return Gate{false, std::nullopt};
+    return Gate{cfg.backend == Backend::kAuto || cfg.backend == Backend::kCUDA, cfg.gpu_min_bytes};
+  }();
+  if (!gate.allowed) return false;
+  if (gate.min_bytes) return bytes >= *gate.min_bytes && gpu::usable();
+  return bytes >= (size_t(1) << 20) && gpu::usable() && bytes >= gpu::min_bytes();
+}
 
 std::span<const PkeBatchImpl* const> pke_batch_impls() { return kImpls; }
 

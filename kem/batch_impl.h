@@ -30,5 +30,10 @@ const PkeBatchImpl& pke_batch_select();
 uint32_t batch_features();
 // Selected by name; nullptr when absent (tests).
 const PkeBatchImpl* pke_batch_find(const char* name);
+// Whether a KEM batch moving `bytes` over PCIe should try the GPU: the back-end
+// cap allows CUDA, and the bytes reach GPUCRYPTO_GPU_MIN_BYTES when set, else
+// 1 MiB, a usable device and its calibrated minimum. Small and single-instance
+// calls never initialise the GPU runtime. Shared by babyKyber and ML-KEM.
+bool gpu_batch_worth(size_t bytes);
 
 }  // namespace gpucrypto::kem

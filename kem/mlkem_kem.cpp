@@ -10,6 +10,7 @@
 
 #include "ciphers/cpu_features.h"
 #include "gpucrypto/mlkem.h"
+#include "gpu/gpu_mlkem.h"
 #include "kem/batch_impl.h"
 #include "kem/mlkem_core.h"
 #include "kem/mlkem_impl.h"
@@ -92,10 +93,32 @@ int run_batch(size_t n, unsigned threads, const Body& body) {
   return rc.load();
 }
 
+// Heap bytes that may hold secrets (pre-drawn seeds and messages for a GPU
+// batch): wiped and freed on scope exit.
+class SecretBuffer {
+ public:
+  SecretBuffer() = default;
+  SecretBuffer(const SecretBuffer&) = delete;
+  SecretBuffer& operator=(const SecretBuffer&) = delete;
+  ~SecretBuffer() { OPENSSL_clear_free(p_, n_); }
+  bool allocate(size_t n) {
+    p_ = static_cast<uint8_t*>(OPENSSL_malloc(n));
+    n_ = p_ != nullptr ? n : 0;
+    return p_ != nullptr;
+  }
+  uint8_t* data() const { return p_; }
+
+ private:
+  uint8_t* p_ = nullptr;
+  size_t n_ = 0;
+};
+
 }  // namespace
 }  // namespace gpucrypto::kem::mlkem
 
 namespace mk = gpucrypto::kem::mlkem;
+namespace gk = gpucrypto::kem;
+namespace gg = gpucrypto::gpu;
 
 extern "C" {
 
@@ -129,6 +152,10 @@ size_t mlkem_ciphertext_bytes(int level) {
   return i < 0 ? 0 : mk::kSizes[i].ct;
 }
 
+// Each batch: on a CUDA GPU when it pays (gpu_batch_worth), which returns a
+// finished prefix; the CPU kernels, split over the thread pool, do the rest.
+// The GPU needs its randomness up front, so a batch bound for it draws all of
+// it first (and wipes it after).
 int mlkem_keypair_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* eks, uint8_t* dks,
                         const uint8_t* seeds, unsigned threads) {
   const int li = mk::level_index(level);
@@ -136,7 +163,18 @@ int mlkem_keypair_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* eks,
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
   if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  return mk::run_batch(n, threads, [&](size_t b, size_t e) {
+  size_t done = 0;
+  mk::SecretBuffer drawn;
+  if (n > 1 && gk::gpu_batch_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kKeygen))) {
+    if (seeds == nullptr) {
+      if (!drawn.allocate(n * 64)) return MLKEM_ERR_MEMORY;
+      if (RAND_bytes_ex(libctx, drawn.data(), n * 64, 256) != 1) return MLKEM_ERR_RAND;
+      seeds = drawn.data();
+    }
+    done = gg::mlkem_keygen(level, n, seeds, eks, dks);
+  }
+  return mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
     uint8_t fresh[mk::kChunk * 64];
     const uint8_t* sd = seeds != nullptr ? seeds + b * 64 : fresh;
     if (seeds == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 64, 256) != 1)
@@ -156,7 +194,21 @@ int mlkem_encaps_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* cts, 
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
   if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  const int rc = mk::run_batch(n, threads, [&](size_t b, size_t e) {
+  size_t done = 0;
+  bool gpu_ok = true;
+  mk::SecretBuffer drawn;
+  if (n > 1 && gk::gpu_batch_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kEncaps))) {
+    if (!drawn.allocate(ms == nullptr ? n * 33 : n)) return MLKEM_ERR_MEMORY;
+    uint8_t* ek_ok = drawn.data();
+    if (ms == nullptr) {
+      if (RAND_bytes_ex(libctx, drawn.data() + n, n * 32, 256) != 1) return MLKEM_ERR_RAND;
+      ms = drawn.data() + n;
+    }
+    done = gg::mlkem_encaps(level, n, eks, ms, cts, sss, ek_ok);
+    for (size_t i = 0; i < done; ++i) gpu_ok &= ek_ok[i] == 1;
+  }
+  const int rc = !gpu_ok ? MLKEM_ERR_KEY : mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
     uint8_t fresh[mk::kChunk * 32];
     const uint8_t* m = ms != nullptr ? ms + b * 32 : fresh;
     if (ms == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 32, 256) != 1)
@@ -182,7 +234,12 @@ int mlkem_decaps_batch(int level, size_t n, uint8_t* sss, const uint8_t* cts, co
   const mk::LevelOps& ops = mk::select().ops[li];
   const mk::Sizes sz = mk::kSizes[li];
   if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  return mk::run_batch(n, threads, [&](size_t b, size_t e) {
+  const size_t done =
+      n > 1 && gk::gpu_batch_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kDecaps))
+          ? gg::mlkem_decaps(level, n, dks, cts, sss)
+          : 0;
+  return mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
     for (size_t i = b; i < e; ++i) ops.decaps(sss + i * 32, cts + i * sz.ct, dks + i * sz.dk);
     return MLKEM_OK;
   });

@@ -4,6 +4,7 @@
 // linked CUDA runtime, so on machines without a driver the first call just
 // reports an error and the module keeps working on the CPU.
 #include <cuda_runtime.h>
+#include <openssl/crypto.h>
 
 #include <string>
 #include <vector>
@@ -93,6 +94,24 @@ class CudaDevices final : public Device {
     }
     chunk_ = chunk_bytes;
     return {};
+  }
+  void scrub() override {
+    for (Slot& s : slot_) {
+      if (cudaSetDevice(devs_[size_t(s.dev)].id) == cudaSuccess) {
+        if (s.d_in) cudaMemsetAsync(s.d_in, 0, chunk_, s.stream);
+        if (s.d_out) cudaMemsetAsync(s.d_out, 0, chunk_, s.stream);
+        cudaStreamSynchronize(s.stream);
+      }
+      if (s.h_in) OPENSSL_cleanse(s.h_in, chunk_);
+      if (s.h_out) OPENSSL_cleanse(s.h_out, chunk_);
+    }
+  }
+  bool staging_clear() const override {
+    for (const Slot& s : slot_)
+      for (const uint8_t* p : {s.h_in, s.h_out})
+        for (size_t i = 0; p != nullptr && i < chunk_; ++i)
+          if (p[i] != 0) return false;
+    return true;
   }
   uint8_t* staging_in(int slot) override { return slot_[size_t(slot)].h_in; }
   uint8_t* staging_out(int slot) override { return slot_[size_t(slot)].h_out; }

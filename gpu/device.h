@@ -44,6 +44,11 @@ class Device {
   // In a child after fork(): forget the parent's resources without calling
   // the driver (CUDA state is not inherited usefully across fork).
   virtual void abandon() = 0;
+  // Zeroes every slot's staging and device buffers, after a job that moved
+  // secrets (KEM seeds, private keys, shared secrets); waits for the slots.
+  virtual void scrub() = 0;
+  // Whether every staging buffer is all zero (a test aid for scrub()).
+  virtual bool staging_clear() const = 0;
 };
 
 // A job of `n` independent units (cipher blocks, babyKyber instances) for
@@ -59,6 +64,8 @@ struct UnitJob {
   std::function<void(size_t first, size_t count, uint8_t* staging)> pack;
   std::function<void(size_t first, size_t count, LaunchSpec& spec)> setup;
   std::function<void(size_t first, size_t count, const uint8_t* staging)> unpack;
+  // The job moves secrets: every buffer is scrubbed once it is over.
+  bool secret = false;
 };
 // Runs the job on the runtime's device(s) (runtime.cpp); returns how many
 // leading units were unpacked: n on success, fewer after an error (which

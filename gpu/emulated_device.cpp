@@ -3,6 +3,8 @@
 // Test aid only (GPUCRYPTO_GPU_FAULT=emulate): it lets the whole runtime —
 // chunking, staging, slot reuse, ordering, fault handling — run and be
 // checked on machines without a GPU. It is never reported as a GPU.
+#include <openssl/crypto.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -62,6 +64,17 @@ class EmulatedDevice final : public Device {
     chunk_ = 0;
   }
   void abandon() override { release(); }
+  void scrub() override {
+    for (Slot& s : slot_)
+      for (std::vector<uint8_t>* v : {&s.h_in, &s.h_out, &s.d_in, &s.d_out})
+        OPENSSL_cleanse(v->data(), v->size());
+  }
+  bool staging_clear() const override {
+    for (const Slot& s : slot_)
+      for (const std::vector<uint8_t>* v : {&s.h_in, &s.h_out})
+        if (std::any_of(v->begin(), v->end(), [](uint8_t b) { return b != 0; })) return false;
+    return true;
+  }
 
  private:
   struct Slot {

@@ -106,6 +106,8 @@ void reset();
 // Bytes per pipeline chunk (default 8 MiB); small values exercise chunking
 // and stream reuse with small buffers.
 void set_chunk_bytes(size_t bytes);
+// Whether the device's staging buffers are all zero (true without a device).
+bool staging_clear();
 }  // namespace testing
 
 }  // namespace gpucrypto::gpu

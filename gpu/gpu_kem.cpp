@@ -29,6 +29,7 @@ void scatter(uint8_t* dst, size_t stride, const uint8_t* src, size_t size, size_
 
 UnitJob kem_job(KemOp op, KemDesign design, size_t n) {
   UnitJob u;
+  u.secret = true;  // coins, messages and private keys
   u.spec.kem_op = op;
   u.spec.kem_design = design;
   u.n = n;

@@ -51,6 +51,7 @@ size_t out_bytes(int k, MlkemOp op) {
 
 UnitJob mlkem_job(int k, MlkemOp op, size_t n) {
   UnitJob u;
+  u.secret = true;  // seeds, messages, private keys and shared secrets
   u.spec.mlkem_op = op;
   u.spec.mlkem_k = uint32_t(k);
   u.n = n;

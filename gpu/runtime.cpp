@@ -188,6 +188,11 @@ class Runtime {
     chunk_bytes_ = std::max<size_t>(b, 64);
   }
 
+  bool staging_clear() {
+    std::lock_guard lock(mu_);
+    return dev_ == nullptr || dev_->staging_clear();
+  }
+
  private:
   Runtime() {
     // Keep the mutex consistent across fork(): the child gets it unlocked
@@ -271,6 +276,7 @@ class Runtime {
     size_t done = 0;
     ++jobs_;
     Status st = pipeline_units(job, &done);
+    if (job.secret) dev_->scrub();
     if (st.ok) {
       consecutive_failures_ = 0;
     } else {
@@ -463,6 +469,7 @@ Stats stats() { return Runtime::get().stats(); }
 namespace testing {
 void reset() { Runtime::get().reset(); }
 void set_chunk_bytes(size_t bytes) { Runtime::get().set_chunk_bytes(bytes); }
+bool staging_clear() { return Runtime::get().staging_clear(); }
 }  // namespace testing
 
 }  // namespace gpucrypto::gpu

@@ -649,6 +649,19 @@ TEST_F(MlkemBatchApi, RandomBatchesAndBadKeysOnTheEmulatedGpu) {
   EXPECT_EQ(ct, Bytes(n * sz.ct, 0));
 }
 
+// Seeds, private keys and shared secrets do not stay in the pinned staging
+// buffers after a job (the runtime scrubs them), on success and on failure.
+TEST_F(MlkemBatchApi, StagingBuffersAreScrubbedAfterEachJob) {
+  for (const char* fault : {"emulate", "emulate,sync@2"}) {
+    SCOPED_TRACE(fault);
+    use(fault);
+    testing::set_chunk_bytes(16 << 10);
+    run_and_check(768, 12, 7400);
+    EXPECT_TRUE(testing::staging_clear());
+    testing::set_chunk_bytes(size_t(8) << 20);
+  }
+}
+
 TEST_F(MlkemBatchApi, FaultsFallBackToTheCpu) {
   for (const char* fault : {"emulate,launch", "emulate,h2d@1", "emulate,sync", "emulate,alloc:1"}) {
     SCOPED_TRACE(fault);

@@ -4,12 +4,21 @@
 //
 //   B::gen_matrix<K>(a, rho, transposed)   A_hat (or its transpose), a[i] = row i
 //   B::noise<Eta>(r, count, seed, nonce)   *r[j] = CBD_Eta(PRF(seed, nonce + j))
+//   B::sample<K, Eta1, Eta2>(a, rho, transposed, r, n1, n2, seed)
+//                                           gen_matrix, then noise<Eta1> of *r[0..n1)
+//                                           with nonces 0.., noise<Eta2> of the next
+//                                           n2 with nonces n1.. (one call, so a vector
+//                                           back end can fill its lanes with both)
 //   B::ntt(p)  (output reduced),  B::invntt(p)  (times 2^16)
 //   B::basemul_acc<K>(r, a, b)              r = sum_j a[j] * b[j] (NTT domain, reduced)
+//   B::compress<D>, B::decompress<D>, B::to_bytes, B::from_bytes, B::from_msg, B::to_msg
+//                                           poly_compress<D> ... poly_to_msg
+//   B::hash_h(out, in, len), B::hash_g(out, a, alen, b, blen), B::hash_j(out, z, c, clen)
+//                                           H = SHA3-256, G = SHA3-512, J = SHAKE256(z || c, 32)
 //
 // RefBackend below is the portable code of mlkem_poly.h; the SIMD back end
-// (mlkem_simd.h) routes the same calls to AVX2/AVX-512 kernels. Hashes G, H,
-// J are single-instance Keccak (mlkem_keccak.h). GPUCRYPTO_HD throughout with
+// (mlkem_simd.h) routes the same calls to AVX2/AVX-512 kernels. RefBackend's
+// G, H, J are mlkem_keccak.h's single-instance Keccak. GPUCRYPTO_HD throughout with
 // the reference back end, so a CUDA kernel can run one instance per thread.
 //
 // Constant time: the only data-dependent choice, implicit rejection in
@@ -47,6 +56,35 @@ struct RefBackend {
     for (int j = 0; j < K; ++j) mlkem::basemul_acc(r.c, a.p[j].c, b.p[j].c, j != 0);
     poly_reduce(r);
   }
+  template <int K, int Eta1, int Eta2>
+  GPUCRYPTO_HD static void sample(PolyVec<K>* a, const uint8_t rho[32], bool transposed,
+                                  Poly* const* r, int n1, int n2, const uint8_t seed[32]) {
+    gen_matrix<K>(a, rho, transposed);
+    noise<Eta1>(r, n1, seed, 0);
+    noise<Eta2>(r + n1, n2, seed, uint8_t(n1));
+  }
+  template <int D>
+  GPUCRYPTO_HD static void compress(uint8_t* r, const Poly& a) {
+    poly_compress<D>(r, a);
+  }
+  template <int D>
+  GPUCRYPTO_HD static void decompress(Poly& r, const uint8_t* a) {
+    poly_decompress<D>(r, a);
+  }
+  GPUCRYPTO_HD static void to_bytes(uint8_t r[384], const Poly& a) { poly_to_bytes(r, a); }
+  GPUCRYPTO_HD static void from_msg(Poly& r, const uint8_t m[32]) { poly_from_msg(r, m); }
+  GPUCRYPTO_HD static void to_msg(uint8_t m[32], const Poly& a) { poly_to_msg(m, a); }
+  GPUCRYPTO_HD static uint32_t from_bytes(Poly& r, const uint8_t a[384]) { return poly_from_bytes(r, a); }
+  GPUCRYPTO_HD static void hash_h(uint8_t out[32], const uint8_t* in, size_t len) {
+    sha3_256(out, in, len);
+  }
+  GPUCRYPTO_HD static void hash_g(uint8_t out[64], const uint8_t* a, size_t alen, const uint8_t* b,
+                                  size_t blen) {
+    sha3_512(out, a, alen, b, blen);
+  }
+  GPUCRYPTO_HD static void hash_j(uint8_t out[32], const uint8_t z[32], const uint8_t* c, size_t clen) {
+    shake256(out, 32, z, 32, c, clen);
+  }
 };
 
 // Keeps the optimiser from turning mask selects back into branches.
@@ -66,15 +104,14 @@ struct Kem {
   GPUCRYPTO_HD static void pke_keygen(uint8_t* ek, uint8_t* dk_pke, const uint8_t d[32]) {
     uint8_t g[64];
     const uint8_t kbyte = uint8_t(K);
-    sha3_512(g, d, 32, &kbyte, 1);
+    B::hash_g(g, d, 32, &kbyte, 1);
     const uint8_t* rho = g;
     const uint8_t* sigma = g + 32;
     PolyVec<K> a[K];
-    B::template gen_matrix<K>(a, rho, false);
     PolyVec<K> s, e;
     Poly* se[2 * K];
     for (int i = 0; i < K; ++i) se[i] = &s.p[i], se[K + i] = &e.p[i];
-    B::template noise<P::eta1>(se, 2 * K, sigma, 0);
+    B::template sample<K, P::eta1, P::eta1>(a, rho, false, se, 2 * K, 0, sigma);
     for (int i = 0; i < K; ++i) {
       B::ntt(s.p[i]);
       B::ntt(e.p[i]);
@@ -85,8 +122,8 @@ struct Kem {
       poly_tomont(t);
       poly_add(t, t, e.p[i]);
       poly_reduce(t);
-      poly_to_bytes(ek + i * P::kPolyBytes, t);
-      poly_to_bytes(dk_pke + i * P::kPolyBytes, s.p[i]);
+      B::to_bytes(ek + i * P::kPolyBytes, t);
+      B::to_bytes(dk_pke + i * P::kPolyBytes, s.p[i]);
     }
     for (int i = 0; i < 32; ++i) ek[P::kDkPkeBytes + i] = rho[i];
     wipe(g, sizeof g);
@@ -100,38 +137,32 @@ struct Kem {
                                            const uint8_t coins[32]) {
     PolyVec<K> t;
     uint32_t ok = ~0u;
-    for (int i = 0; i < K; ++i) ok &= poly_from_bytes(t.p[i], ek + i * P::kPolyBytes);
+    for (int i = 0; i < K; ++i) ok &= B::from_bytes(t.p[i], ek + i * P::kPolyBytes);
     const uint8_t* rho = ek + P::kDkPkeBytes;
     PolyVec<K> at[K];
-    B::template gen_matrix<K>(at, rho, true);
     PolyVec<K> r, e1, u;
     Poly e2, v, mp;
-    // Nonces 0..K-1 for r (eta1), K..2K-1 for e1 and 2K for e2 (eta2); one
-    // call when eta1 = eta2 so a vector back end fills its lanes.
+    // A_hat^T, then nonces 0..K-1 for r (eta1), K..2K-1 for e1 and 2K for
+    // e2 (eta2), in one call so a vector back end fills its lanes.
     Poly* noise[2 * K + 1];
     for (int i = 0; i < K; ++i) noise[i] = &r.p[i], noise[K + i] = &e1.p[i];
     noise[2 * K] = &e2;
-    if constexpr (P::eta1 == P::eta2) {
-      B::template noise<P::eta1>(noise, 2 * K + 1, coins, 0);
-    } else {
-      B::template noise<P::eta1>(noise, K, coins, 0);
-      B::template noise<P::eta2>(noise + K, K + 1, coins, uint8_t(K));
-    }
+    B::template sample<K, P::eta1, P::eta2>(at, rho, true, noise, K, K + 1, coins);
     for (int i = 0; i < K; ++i) B::ntt(r.p[i]);
     for (int i = 0; i < K; ++i) {
       B::template basemul_acc<K>(u.p[i], at[i], r);
       B::invntt(u.p[i]);
       poly_add(u.p[i], u.p[i], e1.p[i]);
       poly_reduce(u.p[i]);
-      poly_compress<P::du>(ct + i * 32 * P::du, u.p[i]);
+      B::template compress<P::du>(ct + i * 32 * P::du, u.p[i]);
     }
     B::template basemul_acc<K>(v, t, r);
     B::invntt(v);
-    poly_from_msg(mp, m);
+    B::from_msg(mp, m);
     poly_add(v, v, e2);
     poly_add(v, v, mp);
     poly_reduce(v);
-    poly_compress<P::dv>(ct + P::kCtUBytes, v);
+    B::template compress<P::dv>(ct + P::kCtUBytes, v);
     wipe(&r, sizeof r);
     wipe(&e1, sizeof e1);
     wipe(&e2, sizeof e2);
@@ -145,16 +176,16 @@ struct Kem {
     PolyVec<K> u, s;
     Poly v, w;
     for (int i = 0; i < K; ++i) {
-      poly_decompress<P::du>(u.p[i], ct + i * 32 * P::du);
+      B::template decompress<P::du>(u.p[i], ct + i * 32 * P::du);
       B::ntt(u.p[i]);
-      (void)poly_from_bytes(s.p[i], dk_pke + i * P::kPolyBytes);
+      (void)B::from_bytes(s.p[i], dk_pke + i * P::kPolyBytes);
     }
-    poly_decompress<P::dv>(v, ct + P::kCtUBytes);
+    B::template decompress<P::dv>(v, ct + P::kCtUBytes);
     B::template basemul_acc<K>(w, s, u);
     B::invntt(w);
     poly_sub(w, v, w);
     poly_reduce(w);
-    poly_to_msg(m, w);
+    B::to_msg(m, w);
     wipe(&s, sizeof s);
     wipe(&w, sizeof w);
   }
@@ -165,7 +196,7 @@ struct Kem {
     pke_keygen(ek, dk, d);
     uint8_t* dk_ek = dk + P::kDkPkeBytes;
     for (size_t i = 0; i < P::kEkBytes; ++i) dk_ek[i] = ek[i];
-    sha3_256(dk_ek + P::kEkBytes, ek, P::kEkBytes);
+    B::hash_h(dk_ek + P::kEkBytes, ek, P::kEkBytes);
     for (int i = 0; i < 32; ++i) dk_ek[P::kEkBytes + 32 + i] = z[i];
   }
 
@@ -174,8 +205,8 @@ struct Kem {
   GPUCRYPTO_HD static uint32_t encaps(uint8_t* ct, uint8_t ss[32], const uint8_t* ek,
                                       const uint8_t m[32]) {
     uint8_t h[32], kr[64];
-    sha3_256(h, ek, P::kEkBytes);
-    sha3_512(kr, m, 32, h, 32);
+    B::hash_h(h, ek, P::kEkBytes);
+    B::hash_g(kr, m, 32, h, 32);
     const uint32_t ok = pke_encrypt(ct, ek, m, kr + 32);
     for (int i = 0; i < 32; ++i) ss[i] = kr[i];
     wipe(kr, sizeof kr);
@@ -191,8 +222,8 @@ struct Kem {
     uint8_t m[32], kr[64], kbar[32];
     uint8_t ct2[P::kCtBytes];
     pke_decrypt(m, dk, ct);
-    sha3_512(kr, m, 32, h, 32);
-    shake256(kbar, 32, z, 32, ct, P::kCtBytes);
+    B::hash_g(kr, m, 32, h, 32);
+    B::hash_j(kbar, z, ct, P::kCtBytes);
     (void)pke_encrypt(ct2, ek, m, kr + 32);
     uint8_t diff = 0;
     for (size_t i = 0; i < P::kCtBytes; ++i) diff = uint8_t(diff | (ct[i] ^ ct2[i]));
@@ -222,10 +253,20 @@ struct Kem {
     return diff == 0;
   }
 
-  // Zeroes secrets; volatile so the stores are not elided as dead.
+  // Zeroes secrets so the stores are not elided as dead: on the host a plain
+  // zero fill (vector stores; byte-wise volatile stores cost ~1.5 cycles a
+  // byte, several thousand cycles per operation) followed by a compiler
+  // barrier that takes the buffer as used memory; on the device volatile
+  // byte stores.
   GPUCRYPTO_HD static void wipe(void* p, size_t n) {
+#if !defined(__CUDA_ARCH__)
+    uint8_t* b = static_cast<uint8_t*>(p);
+    for (size_t i = 0; i < n; ++i) b[i] = 0;
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
     volatile uint8_t* b = static_cast<volatile uint8_t*>(p);
     for (size_t i = 0; i < n; ++i) b[i] = 0;
+#endif
   }
 };
 

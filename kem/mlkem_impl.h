@@ -22,6 +22,8 @@ struct Impl {
 };
 
 std::span<const Impl* const> impls();
+// The kernel sets (mlkem_impl_ref.cpp, mlkem_impl_simd.cpp).
+extern const Impl kImplRef, kImplAvx2, kImplAvx512;
 // The best implementation for `features` (default: detected, capped by
 // GPUCRYPTO_BACKEND).
 const Impl& select(uint32_t features);

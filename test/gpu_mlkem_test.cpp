@@ -587,7 +587,8 @@ class MlkemBatchApi : public ::testing::Test {
       ASSERT_EQ(mlkem_encaps_derand(level, &xct[i * sz.ct], &xss[i * 32], &xek[i * sz.ek], &ms[i * 32]),
                 MLKEM_OK);
     }
-    xct[sz.ct + 7] ^= 0x20;  // instance 1: implicit rejection
+    const size_t bad = n > 1 ? 1 : 0;  // this instance's ciphertext is tampered with
+    xct[bad * sz.ct + 7] ^= 0x20;       // (implicit rejection)
     for (size_t i = 0; i < n; ++i)
       ASSERT_EQ(::mlkem_decaps(level, &xdss[i * 32], &xct[i * sz.ct], &xdk[i * sz.dk]), MLKEM_OK);
     Bytes ek(n * sz.ek), dk(n * sz.dk), ct(n * sz.ct), ss(n * 32), dss(n * 32);
@@ -595,7 +596,7 @@ class MlkemBatchApi : public ::testing::Test {
     EXPECT_EQ(ek, xek);
     EXPECT_EQ(dk, xdk);
     ASSERT_EQ(mlkem_encaps_batch(nullptr, level, n, ct.data(), ss.data(), ek.data(), ms.data(), 1), MLKEM_OK);
-    ct[sz.ct + 7] ^= 0x20;
+    ct[bad * sz.ct + 7] ^= 0x20;
     EXPECT_EQ(ct, xct);
     EXPECT_EQ(ss, xss);
     ASSERT_EQ(mlkem_decaps_batch(level, n, dss.data(), ct.data(), dk.data(), 1), MLKEM_OK);

@@ -14,8 +14,9 @@
 #             undefined, and its canaries (a table S-box and an early-exit compare) must be
 #             caught
 #   dudect    plain build: test/ct/dudect times every runnable CPU path (AVX-512, VAES and
-#             GFNI included, which valgrind cannot run) on fixed vs random secrets; Welch's
-#             |t| > 10 on any path fails, and its canaries must exceed it
+#             GFNI included, which valgrind cannot run) on fixed vs random secrets and
+#             reports Welch's |t| per path (> 10 is flagged; DUDECT_STRICT=1 fails on it);
+#             the job fails when its canaries are not caught
 #   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_kem (babyKyber) and
 #             fuzz_mlkem for FUZZ_SECONDS each (default 60) from a seed corpus
 #
@@ -155,7 +156,10 @@ job_dudect() {
   plain_build
   local B=$BUILD_ROOT/plain
   note "dudect: fixed vs random secrets, every runnable path ($(stamp))"
-  "$B/test/ct/dudect" --samples "${DUDECT_SAMPLES:-20000}" | tee "$B/dudect.log"
+  local strict=()
+  [ "${DUDECT_STRICT:-0}" = 1 ] && strict=(--strict)
+  "$B/test/ct/dudect" --samples "${DUDECT_SAMPLES:-20000}" "${strict[@]}" | tee "$B/dudect.log"
+  grep 'ABOVE THRESHOLD' "$B/dudect.log" || true
   finish "$(tail -1 "$B/dudect.log") ($(stamp))"
 }
 

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -334,42 +333,7 @@ INSTANTIATE_TEST_SUITE_P(Levels, MlkemKernels, ::testing::ValuesIn(kLevels),
 
 // --- the ACVP vectors (../shared/vectors/mlkem{512,768,1024}.txt) ------------------
 
-using Record = std::map<std::string, std::string>;
-
-// The record format of test/mlkem_vectors_test.cpp: "name = value" lines,
-// records separated by blank lines, each starting with "test = <type>".
-std::vector<Record> load_records(int level, std::string* error) {
-  std::vector<Record> recs;
-  const std::string path = test::vectors_dir() + "/mlkem" + std::to_string(level) + ".txt";
-  std::ifstream in(path);
-  if (!in) {
-    *error = "vector file " + path + " not found (set GPUCRYPTO_VECTORS_DIR)";
-    return recs;
-  }
-  auto trim = [](const std::string& s) {
-    const size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-  };
-  std::string line;
-  Record cur;
-  auto flush = [&] {
-    if (cur.count("test") != 0) recs.push_back(cur);
-    cur.clear();
-  };
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      flush();
-      continue;
-    }
-    if (line[0] == '#') continue;
-    const size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
-    if (key == "test" || !cur.empty()) cur[key] = val;
-  }
-  flush();
-  return recs;
-}
+using Record = test::KatRecord;
 
 class MlkemAcvp : public ::testing::TestWithParam<int> {};
 
@@ -377,9 +341,9 @@ class MlkemAcvp : public ::testing::TestWithParam<int> {};
 // and encapsulationKeyCheck record, one emulated batch per kind.
 TEST_P(MlkemAcvp, EveryRecordThroughTheKernels) {
   const int level = GetParam();
-  std::string error;
-  const std::vector<Record> recs = load_records(level, &error);
-  if (!error.empty()) GTEST_SKIP() << error;
+  const test::KatFile f = test::load_kat("mlkem" + std::to_string(level) + ".txt");
+  if (!f.error.empty()) GTEST_SKIP() << f.error;
+  const std::vector<Record>& recs = f.records;
   const Sz sz(level);
   std::map<std::string, std::vector<const Record*>> by;
   for (const Record& r : recs) by[r.at("test")].push_back(&r);

@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,47 +26,9 @@ namespace {
 
 namespace mk = kem::mlkem;
 
-using Record = std::map<std::string, std::string>;
+using Record = test::KatRecord;
 
-struct VectorFile {
-  std::vector<Record> records;
-  std::map<std::string, std::string> globals;  // name = value lines outside records
-  std::string error;
-};
-
-VectorFile load(int level) {
-  VectorFile f;
-  const std::string path = vectors_dir() + "/mlkem" + std::to_string(level) + ".txt";
-  std::ifstream in(path);
-  if (!in) {
-    f.error = "vector file " + path + " not found (set GPUCRYPTO_VECTORS_DIR)";
-    return f;
-  }
-  std::string line;
-  Record cur;
-  auto flush = [&] {
-    if (cur.count("test") != 0) f.records.push_back(cur);
-    cur.clear();
-  };
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      flush();
-      continue;
-    }
-    if (line[0] == '#') continue;
-    const size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    auto trim = [](std::string s) {
-      const size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
-      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    const std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
-    if (key == "test" || !cur.empty()) cur[key] = val;
-    else f.globals[key] = val;
-  }
-  flush();
-  return f;
-}
+test::KatFile load(int level) { return test::load_kat("mlkem" + std::to_string(level) + ".txt"); }
 
 std::vector<const mk::Impl*> runnable() {
   std::vector<const mk::Impl*> v;
@@ -80,7 +41,7 @@ class MlkemVectors : public ::testing::TestWithParam<int> {};
 
 TEST_P(MlkemVectors, AllRecordsEveryImpl) {
   const int level = GetParam();
-  const VectorFile f = load(level);
+  const test::KatFile f = load(level);
   if (!f.error.empty()) GTEST_SKIP() << f.error;
   const int li = mk::level_index(level);
   const size_t ek_len = mlkem_publickey_bytes(level), dk_len = mlkem_secretkey_bytes(level),
@@ -192,7 +153,7 @@ std::string accumulated(const mk::LevelOps& ops, int level, int iterations) {
 
 TEST_P(MlkemVectors, Cctv1000IterationsEveryImpl) {
   const int level = GetParam();
-  const VectorFile f = load(level);
+  const test::KatFile f = load(level);
   if (!f.error.empty()) GTEST_SKIP() << f.error;
   ASSERT_EQ(f.globals.count("derived_final_1000_iterations"), 1u);
   for (const mk::Impl* impl : runnable()) {
@@ -206,7 +167,7 @@ TEST_P(MlkemVectors, Cctv1000IterationsEveryImpl) {
 
 TEST_P(MlkemVectors, Cctv10000IterationsBestImpl) {
   const int level = GetParam();
-  const VectorFile f = load(level);
+  const test::KatFile f = load(level);
   if (!f.error.empty()) GTEST_SKIP() << f.error;
   ASSERT_EQ(f.globals.count("cctv_final_10000_iterations"), 1u);
   EXPECT_EQ(accumulated(mk::select().ops[mk::level_index(level)], level, 10000),

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 #include "ciphers/cpu_features.h"
@@ -109,6 +110,40 @@ Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, co
 std::string vectors_dir() {
   const char* e = std::getenv("GPUCRYPTO_VECTORS_DIR");
   return e != nullptr && *e != 0 ? e : GPUCRYPTO_VECTORS_DEFAULT;
+}
+
+KatFile load_kat(const std::string& file) {
+  KatFile f;
+  const std::string path = vectors_dir() + "/" + file;
+  std::ifstream in(path);
+  if (!in) {
+    f.error = "vector file " + path + " not found (set GPUCRYPTO_VECTORS_DIR)";
+    return f;
+  }
+  auto trim = [](const std::string& s) {
+    const size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  std::string line;
+  KatRecord cur;
+  auto flush = [&] {
+    if (cur.count("test") != 0) f.records.push_back(cur);
+    cur.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      flush();
+      continue;
+    }
+    if (line[0] == '#') continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
+    if (key == "test" || !cur.empty()) cur[key] = val;
+    else f.globals[key] = val;
+  }
+  flush();
+  return f;
 }
 
 std::string module_dir() {

@@ -4,6 +4,7 @@
 #include <openssl/provider.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,18 @@ Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, co
 
 // Directory with ../shared/vectors (GPUCRYPTO_VECTORS_DIR or the default).
 std::string vectors_dir();
+// A known-answer file of ../shared/vectors in the "name = value" layout
+// (the ML-KEM ACVP files): records separated by blank lines, each opened by
+// "test = <type>"; name = value lines outside records are globals; '#'
+// lines are comments. `error` says why the file could not be read.
+using KatRecord = std::map<std::string, std::string>;
+struct KatFile {
+  std::vector<KatRecord> records;
+  std::map<std::string, std::string> globals;
+  std::string error;
+};
+KatFile load_kat(const std::string& file);  // file name inside vectors_dir()
+
 // Directory holding gpucrypto.so (GPUCRYPTO_MODULE_DIR or the build dir).
 std::string module_dir();
 

@@ -26,13 +26,10 @@
 
 #include "ciphers/block_cipher.h"
 #include "ciphers/cpu_features.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "kem/mlkem_impl.h"
+#include "test/ct/cipher_algos.h"
 
 namespace {
 
@@ -74,15 +71,6 @@ void* alloc_ks(size_t n) {
   void* p = std::aligned_alloc(64, r == 0 ? 64 : r);
   std::memset(p, 0, r == 0 ? 64 : r);
   return p;
-}
-
-std::vector<const CipherAlgo*> all_algos() {
-  std::vector<const CipherAlgo*> v = {&gpucrypto::skinny128_256(), &gpucrypto::skinny128_384(),
-                                      &gpucrypto::sm4(), &gpucrypto::rectangle80(),
-                                      &gpucrypto::rectangle128()};
-  for (unsigned b : {128u, 192u, 256u})
-    for (unsigned k : {128u, 192u, 256u}) v.push_back(&gpucrypto::rijndael(b, k));
-  return v;
 }
 
 struct Tally {
@@ -138,7 +126,7 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
 
 void check_ciphers(Tally* t, bool list_only) {
   const uint32_t have = gpucrypto::cpu_features_detected();
-  for (const CipherAlgo* a : all_algos()) {
+  for (const CipherAlgo* a : gpucrypto::ct::all_algos()) {
     for (const CipherHw* hw : a->impls) {
       if ((hw->required & ~have) != 0) {
         std::printf("%-18s %-12s skipped: needs %s\n", a->name, hw->name,

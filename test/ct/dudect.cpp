@@ -46,12 +46,9 @@
 
 #include "ciphers/block_cipher.h"
 #include "ciphers/cpu_features.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
+#include "test/ct/cipher_algos.h"
 
 namespace {
 
@@ -157,15 +154,6 @@ void report(Tally* tally, const std::string& name, double t) {
 
 // --- ciphers --------------------------------------------------------------------
 
-std::vector<const CipherAlgo*> all_algos() {
-  std::vector<const CipherAlgo*> v = {&gpucrypto::skinny128_256(), &gpucrypto::skinny128_384(),
-                                      &gpucrypto::sm4(), &gpucrypto::rectangle80(),
-                                      &gpucrypto::rectangle128()};
-  for (unsigned b : {128u, 192u, 256u})
-    for (unsigned k : {128u, 192u, 256u}) v.push_back(&gpucrypto::rijndael(b, k));
-  return v;
-}
-
 struct AlignedFree {
   void operator()(void* p) const { std::free(p); }
 };
@@ -217,7 +205,7 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
 
 void check_ciphers(Tally* tally) {
   const uint32_t have = gpucrypto::cpu_features_detected();
-  for (const CipherAlgo* a : all_algos())
+  for (const CipherAlgo* a : gpucrypto::ct::all_algos())
     for (const CipherHw* hw : a->impls) {
       if ((hw->required & ~have) != 0) continue;
       if (g_list) {

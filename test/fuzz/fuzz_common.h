@@ -1,6 +1,9 @@
 // Shared by the fuzz targets: one library context with gpucrypto and the
 // default provider, loaded once per process, and a reader over the input.
 #pragma once
+#include <openssl/decoder.h>
+#include <openssl/encoder.h>
+#include <openssl/evp.h>
 #include <openssl/provider.h>
 
 #include <cstddef>
@@ -8,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace gpucrypto::fuzz {
 
@@ -50,6 +54,52 @@ class Reader {
   const uint8_t* p_;
   size_t n_, pos_ = 0;
 };
+
+// A key of type `keytype` decoded from DER or PEM ("input_type") through
+// OSSL_DECODER in the fuzz library context, or nullptr. `consumed` (may be
+// null): how many input bytes the decoder chain used (OpenSSL's DER
+// pre-decoders stop after the first element; trailing bytes are left over).
+inline EVP_PKEY* decode_key(const char* input_type, const char* keytype, const uint8_t* p, size_t n,
+                            size_t* consumed = nullptr) {
+  EVP_PKEY* key = nullptr;
+  OSSL_DECODER_CTX* d = OSSL_DECODER_CTX_new_for_pkey(&key, input_type, nullptr, keytype, 0,
+                                                      providers().lib, nullptr);
+  if (d == nullptr) return nullptr;
+  const unsigned char* q = p;
+  size_t left = n;
+  if (OSSL_DECODER_from_data(d, &q, &left) != 1) key = nullptr;
+  if (consumed != nullptr) *consumed = n - left;
+  OSSL_DECODER_CTX_free(d);
+  return key;
+}
+
+// DER: PrivateKeyInfo for a key pair, SubjectPublicKeyInfo for a public key.
+inline std::vector<uint8_t> encode_der(EVP_PKEY* key, int selection) {
+  OSSL_ENCODER_CTX* e = OSSL_ENCODER_CTX_new_for_pkey(
+      key, selection, "DER",
+      selection == EVP_PKEY_KEYPAIR ? "PrivateKeyInfo" : "SubjectPublicKeyInfo", nullptr);
+  unsigned char* out = nullptr;
+  size_t len = 0;
+  std::vector<uint8_t> v;
+  if (e != nullptr && OSSL_ENCODER_to_data(e, &out, &len) == 1) v.assign(out, out + len);
+  OPENSSL_free(out);
+  OSSL_ENCODER_CTX_free(e);
+  return v;
+}
+
+// A gpucrypto key of type `keytype` from one octet-string parameter, or nullptr.
+inline EVP_PKEY* import_key(const char* keytype, const char* param, const uint8_t* p, size_t n,
+                            int selection) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(providers().lib, keytype, "provider=gpucrypto");
+  EVP_PKEY* key = nullptr;
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string(param, const_cast<uint8_t*>(p), n),
+                         OSSL_PARAM_END};
+  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
+      EVP_PKEY_fromdata(ctx, &key, selection, params) != 1)
+    key = nullptr;
+  EVP_PKEY_CTX_free(ctx);
+  return key;
+}
 
 // A failed check: print and abort so that libFuzzer saves the input.
 #define FUZZ_CHECK(cond, ...)                                   \

@@ -26,52 +26,15 @@
 
 namespace {
 
+using gpucrypto::fuzz::decode_key;
+using gpucrypto::fuzz::encode_der;
+using gpucrypto::fuzz::import_key;
 using gpucrypto::fuzz::providers;
 using gpucrypto::fuzz::Reader;
 
-// `consumed`: how many input bytes the decoder chain used (OpenSSL's DER
-// pre-decoders stop after the first element; trailing bytes are left over).
-EVP_PKEY* decode(const char* input_type, const uint8_t* p, size_t n, size_t* consumed) {
-  EVP_PKEY* key = nullptr;
-  OSSL_DECODER_CTX* d = OSSL_DECODER_CTX_new_for_pkey(&key, input_type, nullptr, "babyKyber",
-                                                      0, providers().lib, nullptr);
-  if (d == nullptr) return nullptr;
-  const unsigned char* q = p;
-  size_t left = n;
-  if (OSSL_DECODER_from_data(d, &q, &left) != 1) key = nullptr;
-  *consumed = n - left;
-  OSSL_DECODER_CTX_free(d);
-  return key;
-}
-
-std::vector<uint8_t> encode_der(EVP_PKEY* key, int selection) {
-  OSSL_ENCODER_CTX* e = OSSL_ENCODER_CTX_new_for_pkey(
-      key, selection, "DER",
-      selection == EVP_PKEY_KEYPAIR ? "PrivateKeyInfo" : "SubjectPublicKeyInfo", nullptr);
-  unsigned char* out = nullptr;
-  size_t len = 0;
-  std::vector<uint8_t> v;
-  if (e != nullptr && OSSL_ENCODER_to_data(e, &out, &len) == 1) v.assign(out, out + len);
-  OPENSSL_free(out);
-  OSSL_ENCODER_CTX_free(e);
-  return v;
-}
-
-EVP_PKEY* import(const char* param, const uint8_t* p, size_t n, int selection) {
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(providers().lib, "babyKyber", "provider=gpucrypto");
-  EVP_PKEY* key = nullptr;
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_octet_string(param, const_cast<uint8_t*>(p), n), OSSL_PARAM_END};
-  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
-      EVP_PKEY_fromdata(ctx, &key, selection, params) != 1)
-    key = nullptr;
-  EVP_PKEY_CTX_free(ctx);
-  return key;
-}
-
 void der_or_pem(bool pem, const uint8_t* p, size_t n) {
   size_t used = 0;
-  EVP_PKEY* key = decode(pem ? "PEM" : "DER", p, n, &used);
+  EVP_PKEY* key = decode_key(pem ? "PEM" : "DER", "babyKyber", p, n, &used);
   if (key == nullptr) return;
   FUZZ_CHECK(EVP_PKEY_is_a(key, "babyKyber"), "decoded a key of another type");
   if (!pem) {
@@ -92,7 +55,7 @@ void raw_import(Reader& r) {
   const size_t publen = r.byte() % (sizeof pub + 2), privlen = r.byte() % (sizeof priv + 2);
   uint8_t buf[sizeof priv + 2] = {};
   r.bytes(buf, publen);
-  EVP_PKEY* k = import(OSSL_PKEY_PARAM_PUB_KEY, buf, publen, EVP_PKEY_PUBLIC_KEY);
+  EVP_PKEY* k = import_key("babyKyber", OSSL_PKEY_PARAM_PUB_KEY, buf, publen, EVP_PKEY_PUBLIC_KEY);
   std::memcpy(pub, buf, sizeof pub);
   const bool pub_valid = publen == sizeof pub && babykyber_check_publickey(pub) == BABYKYBER_OK;
   FUZZ_CHECK((k != nullptr) == pub_valid, "public key import %s a key the C API %s",
@@ -100,7 +63,7 @@ void raw_import(Reader& r) {
   EVP_PKEY_free(k);
   std::memset(buf, 0, sizeof buf);
   r.bytes(buf, privlen);
-  k = import(OSSL_PKEY_PARAM_PRIV_KEY, buf, privlen, EVP_PKEY_KEYPAIR);
+  k = import_key("babyKyber", OSSL_PKEY_PARAM_PRIV_KEY, buf, privlen, EVP_PKEY_KEYPAIR);
   std::memcpy(priv, buf, sizeof priv);
   const bool priv_valid =
       privlen == sizeof priv && babykyber_check_secretkey(providers().lib, priv) == BABYKYBER_OK;
@@ -120,7 +83,7 @@ void decapsulate(Reader& r) {
   } else {
     r.bytes(sk, sizeof sk);
   }
-  EVP_PKEY* key = import(OSSL_PKEY_PARAM_PRIV_KEY, sk, sizeof sk, EVP_PKEY_KEYPAIR);
+  EVP_PKEY* key = import_key("babyKyber", OSSL_PKEY_PARAM_PRIV_KEY, sk, sizeof sk, EVP_PKEY_KEYPAIR);
   if (key == nullptr) return;  // invalid bytes: covered by raw_import
   uint8_t ct[BABYKYBER_CIPHERTEXT_BYTES];
   r.bytes(ct, sizeof ct);

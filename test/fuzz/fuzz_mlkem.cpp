@@ -32,6 +32,9 @@
 
 namespace {
 
+using gpucrypto::fuzz::decode_key;
+using gpucrypto::fuzz::encode_der;
+using gpucrypto::fuzz::import_key;
 using gpucrypto::fuzz::providers;
 using gpucrypto::fuzz::Reader;
 using Bytes = std::vector<uint8_t>;
@@ -50,49 +53,12 @@ Level level_of(uint8_t b) {
   }
 }
 
-EVP_PKEY* decode(const char* input_type, const char* keytype, const uint8_t* p, size_t n) {
-  EVP_PKEY* key = nullptr;
-  OSSL_DECODER_CTX* d = OSSL_DECODER_CTX_new_for_pkey(&key, input_type, nullptr, keytype, 0,
-                                                      providers().lib, nullptr);
-  if (d == nullptr) return nullptr;
-  const unsigned char* q = p;
-  size_t left = n;
-  if (OSSL_DECODER_from_data(d, &q, &left) != 1) key = nullptr;
-  OSSL_DECODER_CTX_free(d);
-  return key;
-}
-
-Bytes encode_der(EVP_PKEY* key, int selection) {
-  OSSL_ENCODER_CTX* e = OSSL_ENCODER_CTX_new_for_pkey(
-      key, selection, "DER",
-      selection == EVP_PKEY_KEYPAIR ? "PrivateKeyInfo" : "SubjectPublicKeyInfo", nullptr);
-  unsigned char* out = nullptr;
-  size_t len = 0;
-  Bytes v;
-  if (e != nullptr && OSSL_ENCODER_to_data(e, &out, &len) == 1) v.assign(out, out + len);
-  OPENSSL_free(out);
-  OSSL_ENCODER_CTX_free(e);
-  return v;
-}
-
 Bytes octets(EVP_PKEY* k, const char* name, size_t max) {
   Bytes b(max);
   size_t len = 0;
   if (EVP_PKEY_get_octet_string_param(k, name, b.data(), b.size(), &len) != 1) return {};
   b.resize(len);
   return b;
-}
-
-EVP_PKEY* import(const Level& l, const char* param, const uint8_t* p, size_t n, int selection) {
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(providers().lib, l.name, "provider=gpucrypto");
-  EVP_PKEY* key = nullptr;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string(param, const_cast<uint8_t*>(p), n),
-                         OSSL_PARAM_END};
-  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
-      EVP_PKEY_fromdata(ctx, &key, selection, params) != 1)
-    key = nullptr;
-  EVP_PKEY_CTX_free(ctx);
-  return key;
 }
 
 // The invariants every ML-KEM key the provider holds must satisfy.
@@ -112,13 +78,13 @@ void check_key(const Level& l, EVP_PKEY* key) {
 }
 
 void der_or_pem(const Level& l, bool pem, const uint8_t* p, size_t n) {
-  EVP_PKEY* key = decode(pem ? "PEM" : "DER", l.name, p, n);
+  EVP_PKEY* key = decode_key(pem ? "PEM" : "DER", l.name, p, n);
   if (key == nullptr) return;
   check_key(l, key);
   const bool has_priv = !octets(key, OSSL_PKEY_PARAM_PRIV_KEY, l.dk + 1).empty();
   const Bytes der = encode_der(key, has_priv ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY);
   FUZZ_CHECK(!der.empty(), "%s: a decoded key does not encode", l.name);
-  EVP_PKEY* again = decode("DER", l.name, der.data(), der.size());
+  EVP_PKEY* again = decode_key("DER", l.name, der.data(), der.size());
   FUZZ_CHECK(again != nullptr && EVP_PKEY_eq(key, again) == 1,
              "%s: encode/decode does not give the same key back", l.name);
   EVP_PKEY_free(again);
@@ -131,7 +97,7 @@ void raw_import(const Level& l, Reader& r) {
   size_t len = r.u16() % (l.ek + 2);
   std::fill(buf.begin(), buf.end(), 0);
   r.bytes(buf.data(), len);
-  EVP_PKEY* k = import(l, OSSL_PKEY_PARAM_PUB_KEY, buf.data(), len, EVP_PKEY_PUBLIC_KEY);
+  EVP_PKEY* k = import_key(l.name, OSSL_PKEY_PARAM_PUB_KEY, buf.data(), len, EVP_PKEY_PUBLIC_KEY);
   bool valid = len == l.ek && mlkem_check_publickey(l.level, buf.data()) == MLKEM_OK;
   FUZZ_CHECK((k != nullptr) == valid, "%s pub import %s what the C API %s", l.name,
              k ? "accepted" : "rejected", valid ? "accepts" : "rejects");
@@ -141,7 +107,7 @@ void raw_import(const Level& l, Reader& r) {
   len = r.u16() % (l.dk + 2);
   std::fill(buf.begin(), buf.end(), 0);
   r.bytes(buf.data(), len);
-  k = import(l, OSSL_PKEY_PARAM_PRIV_KEY, buf.data(), len, EVP_PKEY_KEYPAIR);
+  k = import_key(l.name, OSSL_PKEY_PARAM_PRIV_KEY, buf.data(), len, EVP_PKEY_KEYPAIR);
   const size_t off = 384 * size_t(l.level / 256);
   valid = len == l.dk && mlkem_check_secretkey(l.level, buf.data()) == MLKEM_OK &&
           mlkem_check_publickey(l.level, buf.data() + off) == MLKEM_OK;
@@ -153,7 +119,7 @@ void raw_import(const Level& l, Reader& r) {
   len = r.byte() % (MLKEM_KEYGEN_SEED_BYTES + 2);
   std::fill(buf.begin(), buf.end(), 0);
   r.bytes(buf.data(), len);
-  k = import(l, "seed", buf.data(), len, EVP_PKEY_KEYPAIR);
+  k = import_key(l.name, "seed", buf.data(), len, EVP_PKEY_KEYPAIR);
   FUZZ_CHECK((k != nullptr) == (len == MLKEM_KEYGEN_SEED_BYTES), "%s seed import of %zu bytes %s",
              l.name, len, k ? "accepted" : "rejected");
   if (k != nullptr) {
@@ -176,7 +142,7 @@ void decapsulate(const Level& l, Reader& r) {
   } else {
     r.bytes(dk.data(), dk.size());
   }
-  EVP_PKEY* key = import(l, OSSL_PKEY_PARAM_PRIV_KEY, dk.data(), dk.size(), EVP_PKEY_KEYPAIR);
+  EVP_PKEY* key = import_key(l.name, OSSL_PKEY_PARAM_PRIV_KEY, dk.data(), dk.size(), EVP_PKEY_KEYPAIR);
   if (key == nullptr) return;  // invalid bytes: raw_import's business
   Bytes ct(l.ct + 2, 0);
   r.bytes(ct.data(), l.ct);

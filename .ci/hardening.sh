@@ -132,7 +132,7 @@ job_valgrind() {
   note "valgrind: load_test ($(stamp))"
   "$B/test/load_test" | tee "$B/load.log"
   # Valgrind 3.19 decodes neither AVX-512 nor VAES/GFNI, nor the reg-reg VEX vmovq in
-  # kem/batch_avx2.cpp: cap the back end at the reference paths for this run.
+  # kem/babykyber/batch_avx2.cpp: cap the back end at the reference paths for this run.
   note "valgrind: misuse_test under memcheck --leak-check=full ($(stamp))"
   GPUCRYPTO_BACKEND=ref valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
     --show-leak-kinds=definite,indirect --error-exitcode=99 "$B/test/misuse_test"

@@ -1,6 +1,6 @@
 // gpucrypto-mlkem-cycles: single-thread cycles per ML-KEM operation for every
 // kernel set the CPU runs (ref, avx2, avx512), calling the kernel tables of
-// kem/mlkem_impl.h directly (no batch or RNG overhead). Reports rdtsc ticks
+// kem/mlkem/mlkem_impl.h directly (no batch or RNG overhead). Reports rdtsc ticks
 // (median and minimum of the per-call counts) and, from the core clock
 // estimate of clock.h (the TSC ticks at a fixed reference rate), core cycles.
 // Every call gets fresh inputs (its own key / ciphertext).
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "bench/clock.h"
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpucrypto/mlkem.h"
-#include "kem/mlkem_impl.h"
+#include "kem/mlkem/mlkem_impl.h"
 
 namespace mk = gpucrypto::kem::mlkem;
 

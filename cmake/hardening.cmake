@@ -66,10 +66,9 @@ if(NOT GPUCRYPTO_SANITIZE STREQUAL "")
   message(STATUS "gpucrypto: sanitizers ${GPUCRYPTO_SANITIZE}")
 endif()
 
-# The constant-time harness is not a GoogleTest executable and the top-level
-# file has no hook for it: include it once every library target exists
-# (deferred to the end of the top-level directory).
-if(GPUCRYPTO_BUILD_TESTS AND EXISTS ${PROJECT_SOURCE_DIR}/test/ct/ct.cmake)
+# The constant-time harness is not a GoogleTest executable: include it once
+# every library target exists (deferred to the end of the top-level directory).
+if(GPUCRYPTO_BUILD_TESTS)
   cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR}
                  CALL include ${PROJECT_SOURCE_DIR}/test/ct/ct.cmake)
 endif()

@@ -1,5 +1,5 @@
 // The babyKyber PKE batch on the GPU (kernels: gpu/kernels/babykyber.cuh),
-// as the KEM batch dispatcher (kem/batch_dispatch.cpp) sees it. Same runtime
+// as the KEM batch dispatcher (kem/babykyber/batch_dispatch.cpp) sees it. Same runtime
 // as the ciphers (gpu/gpu_backend.h): lazy init, chunked copy/kernel/copy
 // pipeline over every stream, fault injection, fallback and disabling.
 //

@@ -1,5 +1,5 @@
 // ML-KEM-512/768/1024 (FIPS 203) batches on the GPU (kernels:
-// gpu/kernels/mlkem.cuh), for the ML-KEM batch API (kem/mlkem_kem.cpp). Same
+// gpu/kernels/mlkem.cuh), for the ML-KEM batch API (kem/mlkem/mlkem_kem.cpp). Same
 // runtime as the ciphers and babyKyber (gpu/gpu_backend.h): lazy init, the
 // chunked copy/kernel/copy pipeline over every stream, fault injection
 // (GPUCRYPTO_GPU_FAULT), fallback and disabling.

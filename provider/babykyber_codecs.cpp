@@ -13,7 +13,7 @@
 #include <cstring>
 #include <string>
 
-#include "kem/babykyber_pke.h"
+#include "kem/core/babykyber_pke.h"
 #include "provider/babykyber_key.h"
 #include "provider/kem_codecs.h"
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <new>
 
-#include "provider/dispatch/dispatcher.h"
+#include "engine/dispatcher.h"
 #include "provider/provctx.h"
 
 namespace gpucrypto {

@@ -6,7 +6,7 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/types.h>
 
-#include "provider/dispatch/config.h"
+#include "engine/config.h"
 
 namespace gpucrypto {
 

@@ -13,10 +13,10 @@
 #include <new>
 #include <string>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpu/gpu_backend.h"
 #include "provider/cipher_table.h"
-#include "provider/dispatch/thread_pool.h"
+#include "engine/thread_pool.h"
 #include "provider/kem_algorithms.h"
 #include "provider/mlkem_tls.h"
 #include "provider/provctx.h"

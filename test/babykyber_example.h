@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-#include "kem/babykyber_pke.h"
+#include "kem/core/babykyber_pke.h"
 
 namespace gpucrypto::test {
 

@@ -7,10 +7,10 @@
 
 #include <cstring>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpucrypto/babykyber.h"
-#include "kem/babykyber_pke.h"
-#include "kem/batch_impl.h"
+#include "kem/core/babykyber_pke.h"
+#include "kem/babykyber/batch_impl.h"
 #include "test/test_util.h"
 
 namespace {

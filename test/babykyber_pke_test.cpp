@@ -5,7 +5,7 @@
 #include <array>
 #include <cstring>
 
-#include "kem/babykyber_pke.h"
+#include "kem/core/babykyber_pke.h"
 #include "test/babykyber_example.h"
 #include "test/test_util.h"
 

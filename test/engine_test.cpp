@@ -9,9 +9,9 @@
 
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
-#include "provider/dispatch/config.h"
-#include "provider/dispatch/dispatcher.h"
-#include "provider/dispatch/thread_pool.h"
+#include "engine/config.h"
+#include "engine/dispatcher.h"
+#include "engine/thread_pool.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {

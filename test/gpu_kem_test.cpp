@@ -1,5 +1,5 @@
 // The babyKyber GPU batch kernels without a GPU: every kernel x design run on
-// the host grid emulator against the per-instance reference (kem/babykyber_pke.h)
+// the host grid emulator against the per-instance reference (kem/core/babykyber_pke.h)
 // and every CPU batch path, byte for byte; the worked example through the
 // kernel bodies; the runtime pipeline (gpu/gpu_kem.h) on the emulated device,
 // with faults; and the C batch API's GPU hook. Device tests skip without a GPU.
@@ -10,14 +10,14 @@
 #include <random>
 #include <vector>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/gpu_kem.h"
 #include "gpu/kernels/babykyber.cuh"
 #include "gpu/launch.h"
 #include "gpucrypto/babykyber.h"
-#include "kem/babykyber_pke.h"
-#include "kem/batch_impl.h"
+#include "kem/core/babykyber_pke.h"
+#include "kem/babykyber/batch_impl.h"
 #include "test/babykyber_example.h"
 
 namespace gpucrypto::gpu {
@@ -361,7 +361,7 @@ TEST(KemNoDevice, NothingRunsWithoutADevice) {
   EXPECT_EQ(stats().jobs, 0u);
 }
 
-// --- the C batch API's GPU hook (kem/batch_dispatch.cpp) -----------------------
+// --- the C batch API's GPU hook (kem/babykyber/batch_dispatch.cpp) -----------------------
 
 class KemBatchApi : public ::testing::Test {
  protected:

@@ -1,6 +1,6 @@
 // The ML-KEM GPU batch kernels without a GPU (gpu/kernels/mlkem.cuh,
 // gpu/gpu_mlkem.h): the per-lane NTT / basemul pieces against
-// kem/mlkem_poly.h; keygen, encaps and decaps for ML-KEM-512/768/1024 on the
+// kem/core/mlkem_poly.h; keygen, encaps and decaps for ML-KEM-512/768/1024 on the
 // host grid emulator against the CPU API byte for byte (random seeds, bad
 // encapsulation keys, tampered ciphertexts, garbage private keys) and against
 // the ACVP vectors; the runtime pipeline on the emulated device with chunking
@@ -23,7 +23,7 @@
 #include "gpu/kernels/mlkem.cuh"
 #include "gpu/launch.h"
 #include "gpucrypto/mlkem.h"
-#include "kem/mlkem_core.h"
+#include "kem/core/mlkem_core.h"
 #include "test_util.h"
 
 namespace gpucrypto::gpu {
@@ -52,7 +52,7 @@ struct Sz {
 
 int level_k(int level) { return level == 512 ? 2 : level == 768 ? 3 : 4; }
 
-// The CPU core's encaps (kem/mlkem_core.h), which writes ct and ss even for
+// The CPU core's encaps (kem/core/mlkem_core.h), which writes ct and ss even for
 // an ek that fails the modulus check (the C API then wipes them).
 uint32_t core_encaps(int level, uint8_t* ct, uint8_t* ss, const uint8_t* ek, const uint8_t* m) {
   switch (level) {
@@ -99,7 +99,7 @@ Bytes concat(const Bytes& a, const Bytes& b) {
   return r;
 }
 
-// --- the per-lane pieces against kem/mlkem_poly.h -------------------------------
+// --- the per-lane pieces against kem/core/mlkem_poly.h -------------------------------
 
 mk::Poly random_poly(std::mt19937_64& rng, int bound) {
   mk::Poly p;
@@ -520,7 +520,7 @@ TEST_P(MlkemRuntime, CallerFinishesTheRestOnTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Levels, MlkemRuntime, ::testing::ValuesIn(kLevels),
                          [](const auto& info) { return "MLKEM" + std::to_string(info.param); });
 
-// --- the C batch API's GPU hook (kem/mlkem_kem.cpp) -----------------------------
+// --- the C batch API's GPU hook (kem/mlkem/mlkem_kem.cpp) -----------------------------
 
 class MlkemBatchApi : public ::testing::Test {
  protected:

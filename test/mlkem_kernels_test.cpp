@@ -1,5 +1,5 @@
-// ML-KEM SIMD kernels against the portable reference (kem/mlkem_poly.h,
-// kem/mlkem_keccak.h), for every kernel set this CPU runs: NTT, inverse NTT
+// ML-KEM SIMD kernels against the portable reference (kem/core/mlkem_poly.h,
+// kem/core/mlkem_keccak.h), for every kernel set this CPU runs: NTT, inverse NTT
 // and base multiplication (summed over k = 1..4) must equal the reference
 // word for word — on random reduced inputs, on the extreme values the callers
 // produce (+-(q-1), decompressed q-1, CBD +-3) and on arbitrary int16 words
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "ciphers/cpu_features.h"
-#include "kem/mlkem_impl.h"
-#include "kem/mlkem_poly.h"
-#include "kem/mlkem_simd.h"
-#include "kem/mlkem_simd_api.h"
+#include "platform/cpu_features.h"
+#include "kem/mlkem/mlkem_impl.h"
+#include "kem/core/mlkem_poly.h"
+#include "kem/mlkem/mlkem_simd.h"
+#include "kem/mlkem/mlkem_simd_api.h"
 
 namespace gpucrypto::test {
 namespace {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpucrypto/mlkem.h"
-#include "kem/mlkem_impl.h"
+#include "kem/mlkem/mlkem_impl.h"
 #include "test_util.h"
 
 namespace gpucrypto::test {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/rectangle/ref.h"
 #include "test/test_util.h"
 

@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/skinny/ref.h"
 #include "test/test_util.h"
 

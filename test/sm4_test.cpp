@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/sm4/ref.h"
 #include "ciphers/sm4/sbox_consts.h"
 #include "ciphers/sm4/sm4.h"

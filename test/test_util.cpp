@@ -9,7 +9,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 
 namespace gpucrypto::test {
 

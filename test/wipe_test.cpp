@@ -21,7 +21,7 @@
 #include <string>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/rectangle/rectangle.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/skinny/skinny.h"

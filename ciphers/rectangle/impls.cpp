@@ -1,6 +1,6 @@
 // The RECTANGLE algorithm descriptors; implementations best first, ref last.
 // One implementation serves both key sizes: setkey receives the key length.
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/rectangle/rectangle.h"
 #include "ciphers/rectangle/ref.h"
 #include "ciphers/rectangle/simd.h"

@@ -3,7 +3,7 @@
 // the key schedule layout (internal.h), so any of them can run on a context.
 #include <stdexcept>
 
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/rijndael/internal.h"
 #include "ciphers/rijndael/rijndael.h"
 

@@ -1,6 +1,6 @@
 // The SKINNY-128 algorithm descriptors and their implementations, best
 // first. Both variants share the hooks: the schedule records its round count.
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/skinny/ref.h"
 #include "ciphers/skinny/skinny.h"
 

@@ -1,5 +1,5 @@
 // The SM4 algorithm descriptor and its implementations, best first.
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "ciphers/sm4/ref.h"
 #include "ciphers/sm4/sm4.h"
 

@@ -1,5 +1,5 @@
 // babyKyber PKE batch kernel bodies: the seed's three designs, built on the
-// per-instance GPUCRYPTO_HD code of kem/babykyber_pke.h and kem/mlwe.h (the
+// per-instance GPUCRYPTO_HD code of kem/core/babykyber_pke.h and kem/core/mlwe.h (the
 // same samplers, encoders and decoders the CPU runs), in the emulator's
 // phase style (gpu/emulator.h): the CUDA kernel puts __syncthreads() between
 // phases, the host grid emulator runs every thread of a block through phase
@@ -17,7 +17,7 @@
 
 #include "gpu/gpu_kem.h"
 #include "gpu/kernels/common.cuh"
-#include "kem/babykyber_pke.h"
+#include "kem/core/babykyber_pke.h"
 
 namespace gpucrypto::gpu::kern {
 

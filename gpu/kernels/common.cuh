@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ciphers/host_device.h"
+#include "platform/host_device.h"
 
 // Pragmas only the device compiler understands (g++, also as nvcc's host
 // compiler, would warn about an unknown pragma).

@@ -26,7 +26,7 @@
 //     keygen (H of the ek the main kernel stored, into dk). Both kernels run
 //     on the same stream per chunk, so the runtime sees one launch.
 //   * A last phase zeroes each instance's shared slot (the secrets).
-// The arithmetic is kem/mlkem_poly.h's and kem/mlkem_keccak.h's, operation
+// The arithmetic is kem/core/mlkem_poly.h's and kem/core/mlkem_keccak.h's, operation
 // for operation (the same fqmul, barrett_reduce, compress, samplers and
 // sponges, in the same order per coefficient), so the outputs are the CPU's
 // byte for byte. Constant time as the CPU code: the only secret-dependent
@@ -35,7 +35,7 @@
 // branches on the public matrix only.
 //
 // Buffer layout of one launch of n instances (one array per field, arrays
-// one after the other; sizes from kem/mlkem_params.h):
+// one after the other; sizes from kem/core/mlkem_params.h):
 //   keygen  in: seed[n][64] (d || z)        out: ek[n][EK] | dk[n][DK]
 //   encaps  in: ek[n][EK] | m[n][32]        out: ct[n][CT] | ss[n][32] | ok[n]
 //   decaps  in: dk[n][DK] | ct[n][CT]       out: ss[n][32]
@@ -47,12 +47,12 @@
 
 #include "gpu/gpu_mlkem.h"
 #include "gpu/kernels/common.cuh"
-// kem/mlkem_keccak.h carries "#pragma GCC unroll" hints for g++, which the
+// kem/core/mlkem_keccak.h carries "#pragma GCC unroll" hints for g++, which the
 // CUDA front end reports as unknown (#1675) under -Werror=all-warnings.
 #if defined(__CUDACC__)
 #pragma nv_diag_suppress 1675
 #endif
-#include "kem/mlkem_core.h"
+#include "kem/core/mlkem_core.h"
 #if defined(__CUDACC__)
 #pragma nv_diag_default 1675
 #endif
@@ -90,7 +90,7 @@ GPUCRYPTO_HD constexpr uint32_t mlkem_out_bytes(MlkemOp op) {
 }
 
 // --- the zeta table -----------------------------------------------------------
-// kem/mlkem_poly.h's kZetas is a host constexpr object, which device code may
+// kem/core/mlkem_poly.h's kZetas is a host constexpr object, which device code may
 // not index at run time; the device reads a __constant__ copy built by the
 // same constexpr constructor. Phase 0 copies it to shared memory (in the
 // NTT's small layers the 32 lanes of a warp need up to 16 different zetas,

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/cpu_features.h"
+#include "platform/cpu_features.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "test/ct/cipher_algos.h"

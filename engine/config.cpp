@@ -1,0 +1,88 @@
+#include "engine/config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <thread>
+
+namespace gpucrypto {
+namespace {
+
+// Accepts decimal sizes with an optional k/m/g suffix (powers of 1024).
+bool parse_size(const std::string& s, size_t* out) {
+  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (errno != 0) return false;
+  std::string suffix(end);
+  unsigned shift = 0;
+  if (suffix == "k" || suffix == "K") shift = 10;
+  else if (suffix == "m" || suffix == "M") shift = 20;
+  else if (suffix == "g" || suffix == "G") shift = 30;
+  else if (!suffix.empty()) return false;
+  if (shift != 0 && v > (~0ull >> shift)) return false;
+  *out = size_t(v << shift);
+  return true;
+}
+
+bool parse_bool(const std::string& s, bool* out) {
+  if (s == "1" || s == "yes" || s == "on" || s == "true") return *out = true, true;
+  if (s == "0" || s == "no" || s == "off" || s == "false") return *out = false, true;
+  return false;
+}
+
+}  // namespace
+
+std::string config_set(EngineConfig* cfg, const std::string& key, const std::string& value) {
+  auto bad = [&](const char* expected) {
+    return "gpucrypto: invalid value '" + value + "' for '" + key + "' (expected " + expected + ")";
+  };
+  if (key == "backend") {
+    if (!parse_backend(value, &cfg->backend)) return bad("auto, ref, avx2, avx512 or cuda");
+  } else if (key == "threads") {
+    size_t n;
+    if (!parse_size(value, &n) || n > 1024) return bad("a thread count 0..1024, 0 = all CPUs");
+    cfg->threads = n;
+  } else if (key == "mt_min_bytes") {
+    size_t n;
+    if (!parse_size(value, &n)) return bad("a byte count, e.g. 262144 or 256k");
+    cfg->mt_min_bytes = n;
+  } else if (key == "gpu_min_bytes") {
+    size_t n;
+    if (value == "auto") cfg->gpu_min_bytes.reset();
+    else if (!parse_size(value, &n)) return bad("a byte count or auto");
+    else cfg->gpu_min_bytes = n;
+  } else if (key == "log") {
+    if (!parse_bool(value, &cfg->log)) return bad("0 or 1");
+  } else {
+    return "gpucrypto: unknown configuration key '" + key + "'";
+  }
+  return {};
+}
+
+std::string config_apply_env(EngineConfig* cfg) {
+  static const struct { const char* env; const char* key; } kVars[] = {
+      {"GPUCRYPTO_BACKEND", "backend"},
+      {"GPUCRYPTO_THREADS", "threads"},
+      {"GPUCRYPTO_MT_MIN_BYTES", "mt_min_bytes"},
+      {"GPUCRYPTO_GPU_MIN_BYTES", "gpu_min_bytes"},
+      {"GPUCRYPTO_LOG", "log"}};
+  for (const auto& v : kVars) {
+    const char* val = std::getenv(v.env);
+    if (val == nullptr) continue;
+    std::string err = config_set(cfg, v.key, val);
+    if (!err.empty()) return err + " from environment variable " + v.env;
+  }
+  return {};
+}
+
+std::string config_describe(const EngineConfig& cfg) {
+  const size_t threads = cfg.threads != 0 ? cfg.threads : std::thread::hardware_concurrency();
+  return std::string("backend=") + backend_name(cfg.backend) +
+         " threads=" + std::to_string(threads) +
+         " mt_min_bytes=" + std::to_string(cfg.mt_min_bytes) + " gpu_min_bytes=" +
+         (cfg.gpu_min_bytes ? std::to_string(*cfg.gpu_min_bytes) : std::string("auto")) +
+         (cfg.log ? " log=1" : "");
+}
+
+}  // namespace gpucrypto

@@ -1,0 +1,46 @@
+// Engine configuration: back-end cap, thread count and size thresholds.
+// Sources, in order: openssl.cnf provider-section keys, environment variables
+// (GPUCRYPTO_BACKEND, GPUCRYPTO_THREADS, GPUCRYPTO_MT_MIN_BYTES,
+// GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG), then measured defaults.
+// Malformed values are errors, never silently replaced by a default.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "platform/cpu_features.h"
+
+namespace gpucrypto {
+
+// Measured on the reference machine (AMD Zen 5, 2 cores, shared) with
+// `gpucrypto-bench --mode threads --sizes 64k,256k,512k,768k,1m,2m,16m`: with
+// the second core free, splitting 1 MiB gave 1.55-1.80x for AES-128, SM4,
+// SKINNY and RECTANGLE; at 256 KiB and below no run showed a gain (0.5-0.9x:
+// waking a helper costs about as much as the chunk), and with the second core
+// busy a split costs 10-40%. README "Thresholds" has the tables.
+inline constexpr size_t kDefaultMtMinBytes = 1024 * 1024;
+
+struct EngineConfig {
+  Backend backend = Backend::kAuto;
+  size_t threads = 0;  // 0: number of online CPUs
+  size_t mt_min_bytes = kDefaultMtMinBytes;
+  std::optional<size_t> gpu_min_bytes;  // unset: measured by the GPU runtime
+  bool log = false;                     // log which back end served large calls
+
+  // Features the CPU paths may use under `backend`.
+  uint32_t features() const { return cpu_features_detected() & backend_feature_mask(backend); }
+};
+
+// Applies one key ("backend", "threads", "mt_min_bytes", "gpu_min_bytes",
+// "log"). Returns an empty string on success, else a message naming the key
+// and value.
+std::string config_set(EngineConfig* cfg, const std::string& key, const std::string& value);
+
+// Applies the environment overrides; same error convention.
+std::string config_apply_env(EngineConfig* cfg);
+
+// "backend=avx512 threads=2 mt_min_bytes=262144 gpu_min_bytes=auto"
+std::string config_describe(const EngineConfig& cfg);
+
+}  // namespace gpucrypto

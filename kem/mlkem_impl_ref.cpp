@@ -1,9 +1,0 @@
-// The reference kernel set (RefBackend: the portable GPUCRYPTO_HD code),
-// instantiated in its own translation unit (see mlkem_kem.cpp).
-#include "kem/mlkem_impl_ops.h"
-
-namespace gpucrypto::kem::mlkem {
-
-const Impl kImplRef{"ref", 0, {ops_for<RefBackend, 2>(), ops_for<RefBackend, 3>(), ops_for<RefBackend, 4>()}};
-
-}  // namespace gpucrypto::kem::mlkem

@@ -548,6 +548,8 @@ void* newctx_for(void* provctx, const CipherDesc* d) {
 
 }  // namespace
 
+const char* mode_suffix(Mode m) { return m == Mode::kCTR ? "CTR" : "ECB"; }
+
 void* cipher_newctx(void* provctx, const CipherDesc* d) { return newctx_for(provctx, d); }
 int cipher_get_params(const CipherDesc* d, OSSL_PARAM params[]) { return get_params_for(d, params); }
 

@@ -1,4 +1,14 @@
+// The registered EVP ciphers: one row per block cipher, registered in every
+// mode of the generic layer (kModes). Names follow the default provider where
+// it has the algorithm (README "Algorithms").
 #include "provider/cipher_table.h"
+
+#include <openssl/core_dispatch.h>
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ciphers/rectangle/rectangle.h"
 #include "ciphers/rijndael/rijndael.h"
@@ -11,84 +21,103 @@ namespace {
 
 using GC = gpu::Cipher;
 
-const CipherAlgo& aes128_algo() { return rijndael(128, 128); }
-const CipherAlgo& aes192_algo() { return rijndael(128, 192); }
-const CipherAlgo& aes256_algo() { return rijndael(128, 256); }
 template <unsigned B, unsigned K>
 const CipherAlgo& rijndael_algo() { return rijndael(B, K); }
 
-// One descriptor per registered name; the property string is shared.
-constexpr CipherDesc kSkinny256Ecb{"SKINNY-128-256-ECB:SKINNY-256-ECB", skinny128_256, Mode::kECB, GC::kSkinny128_256};
-constexpr CipherDesc kSkinny256Ctr{"SKINNY-128-256-CTR:SKINNY-256-CTR", skinny128_256, Mode::kCTR, GC::kSkinny128_256};
-constexpr CipherDesc kSkinny384Ecb{"SKINNY-128-384-ECB", skinny128_384, Mode::kECB, GC::kSkinny128_384};
-constexpr CipherDesc kSkinny384Ctr{"SKINNY-128-384-CTR", skinny128_384, Mode::kCTR, GC::kSkinny128_384};
-constexpr CipherDesc kSm4Ecb{"SM4-ECB:1.2.156.10197.1.104.1", sm4, Mode::kECB, GC::kSM4};
-constexpr CipherDesc kSm4Ctr{"SM4-CTR:1.2.156.10197.1.104.7", sm4, Mode::kCTR, GC::kSM4};
-constexpr CipherDesc kRect80Ecb{"RECTANGLE-80-ECB", rectangle80, Mode::kECB, GC::kRectangle80};
-constexpr CipherDesc kRect80Ctr{"RECTANGLE-80-CTR", rectangle80, Mode::kCTR, GC::kRectangle80};
-constexpr CipherDesc kRect128Ecb{"RECTANGLE-128-ECB", rectangle128, Mode::kECB, GC::kRectangle128};
-constexpr CipherDesc kRect128Ctr{"RECTANGLE-128-CTR", rectangle128, Mode::kCTR, GC::kRectangle128};
-constexpr CipherDesc kAes128Ecb{"AES-128-ECB:2.16.840.1.101.3.4.1.1", aes128_algo, Mode::kECB, GC::kAES128};
-constexpr CipherDesc kAes192Ecb{"AES-192-ECB:2.16.840.1.101.3.4.1.21", aes192_algo, Mode::kECB, GC::kAES192};
-constexpr CipherDesc kAes256Ecb{"AES-256-ECB:2.16.840.1.101.3.4.1.41", aes256_algo, Mode::kECB, GC::kAES256};
-constexpr CipherDesc kAes128Ctr{"AES-128-CTR", aes128_algo, Mode::kCTR, GC::kAES128};
-constexpr CipherDesc kAes192Ctr{"AES-192-CTR", aes192_algo, Mode::kCTR, GC::kAES192};
-constexpr CipherDesc kAes256Ctr{"AES-256-CTR", aes256_algo, Mode::kCTR, GC::kAES256};
+struct CipherRow {
+  const char* name;         // "SKINNY-128-256": registered as "<name>-<MODE>"
+  const char* alias;        // "SKINNY-256": also "<alias>-<MODE>"; or nullptr
+  const char* description;  // "<description>, <MODE> mode"
+  const CipherAlgo& (*algo)();
+  std::optional<gpu::Cipher> gpu;
+  // Per mode (kModes order): further names, e.g. the OID; nullptr for none.
+  std::array<const char*, kModeCount> extra_names;
+};
 
-#define GPUC_WIDE(B, K)                                                                       \
-  constexpr CipherDesc kRijndael##B##_##K##Ecb{"RIJNDAEL-" #B "-" #K "-ECB",                  \
-                                                rijndael_algo<B, K>, Mode::kECB, std::nullopt}; \
-  constexpr CipherDesc kRijndael##B##_##K##Ctr{"RIJNDAEL-" #B "-" #K "-CTR",                  \
-                                                rijndael_algo<B, K>, Mode::kCTR, std::nullopt};
-GPUC_WIDE(192, 128)
-GPUC_WIDE(192, 192)
-GPUC_WIDE(192, 256)
-GPUC_WIDE(256, 128)
-GPUC_WIDE(256, 192)
-GPUC_WIDE(256, 256)
-#undef GPUC_WIDE
+constexpr CipherRow kRows[] = {
+    {"SKINNY-128-256", "SKINNY-256", "SKINNY-128-256 (48 rounds)", skinny128_256, GC::kSkinny128_256, {}},
+    {"SKINNY-128-384", nullptr, "SKINNY-128-384 (56 rounds)", skinny128_384, GC::kSkinny128_384, {}},
+    {"SM4", nullptr, "SM4 (GB/T 32907)", sm4, GC::kSM4,
+     {"1.2.156.10197.1.104.1", "1.2.156.10197.1.104.7"}},
+    {"RECTANGLE-80", nullptr, "RECTANGLE-80 (64-bit block and counter)", rectangle80, GC::kRectangle80, {}},
+    {"RECTANGLE-128", nullptr, "RECTANGLE-128 (64-bit block and counter)", rectangle128, GC::kRectangle128, {}},
+    {"AES-128", nullptr, "AES-128", rijndael_algo<128, 128>, GC::kAES128, {"2.16.840.1.101.3.4.1.1", nullptr}},
+    {"AES-192", nullptr, "AES-192", rijndael_algo<128, 192>, GC::kAES192, {"2.16.840.1.101.3.4.1.21", nullptr}},
+    {"AES-256", nullptr, "AES-256", rijndael_algo<128, 256>, GC::kAES256, {"2.16.840.1.101.3.4.1.41", nullptr}},
+    {"RIJNDAEL-192-128", nullptr, "Rijndael, 192-bit block, 128-bit key", rijndael_algo<192, 128>, std::nullopt, {}},
+    {"RIJNDAEL-192-192", nullptr, "Rijndael, 192-bit block, 192-bit key", rijndael_algo<192, 192>, std::nullopt, {}},
+    {"RIJNDAEL-192-256", nullptr, "Rijndael, 192-bit block, 256-bit key", rijndael_algo<192, 256>, std::nullopt, {}},
+    {"RIJNDAEL-256-128", nullptr, "Rijndael, 256-bit block, 128-bit key", rijndael_algo<256, 128>, std::nullopt, {}},
+    {"RIJNDAEL-256-192", nullptr, "Rijndael, 256-bit block, 192-bit key", rijndael_algo<256, 192>, std::nullopt, {}},
+    {"RIJNDAEL-256-256", nullptr, "Rijndael, 256-bit block, 256-bit key", rijndael_algo<256, 256>, std::nullopt, {}},
+};
 
-constexpr const char kProps[] = "provider=gpucrypto";
+constexpr size_t kCount = std::size(kRows) * kModeCount;
 
-template <const CipherDesc* D>
-OSSL_ALGORITHM entry(const char* description) {
-  return {D->names, kProps, CipherDispatch<D>::table(), description};
+// Descriptor I is row I / kModeCount in mode I % kModeCount.
+constexpr auto kDescs = [] {
+  std::array<CipherDesc, kCount> d{};
+  for (size_t i = 0; i < kCount; ++i) {
+    const CipherRow& r = kRows[i / kModeCount];
+    d[i] = {r.algo, kModes[i % kModeCount], r.gpu};
+  }
+  return d;
+}();
+
+// OpenSSL's newctx/get_params carry no algorithm argument, so each descriptor
+// gets its own pair, bound to it at compile time.
+template <size_t I>
+void* newctx(void* provctx) { return cipher_newctx(provctx, &kDescs[I]); }
+template <size_t I>
+int get_params(OSSL_PARAM params[]) { return cipher_get_params(&kDescs[I], params); }
+
+struct Bound {
+  OSSL_FUNC_cipher_newctx_fn* newctx;
+  OSSL_FUNC_cipher_get_params_fn* get_params;
+};
+template <size_t... I>
+constexpr std::array<Bound, kCount> bound_functions(std::index_sequence<I...>) {
+  return {Bound{&newctx<I>, &get_params<I>}...};
 }
+constexpr auto kBound = bound_functions(std::make_index_sequence<kCount>{});
+
+std::string names_of(const CipherRow& r, size_t mode) {
+  const std::string suffix = std::string("-") + mode_suffix(kModes[mode]);
+  std::string n = r.name + suffix;
+  if (r.alias != nullptr) n += ":" + (r.alias + suffix);
+  if (r.extra_names[mode] != nullptr) n += std::string(":") + r.extra_names[mode];
+  return n;
+}
+
+struct Registered {
+  std::array<std::string, kCount> names, descriptions;
+  std::array<std::vector<OSSL_DISPATCH>, kCount> functions;
+  std::array<OSSL_ALGORITHM, kCount + 1> table{};
+
+  Registered() {
+    for (size_t i = 0; i < kCount; ++i) {
+      const CipherRow& r = kRows[i / kModeCount];
+      const size_t mode = i % kModeCount;
+      names[i] = names_of(r, mode);
+      descriptions[i] = std::string(r.description) + ", " + mode_suffix(kModes[mode]) + " mode";
+      using Fn = void (*)();
+      functions[i] = {{OSSL_FUNC_CIPHER_NEWCTX, reinterpret_cast<Fn>(kBound[i].newctx)},
+                      {OSSL_FUNC_CIPHER_GET_PARAMS, reinterpret_cast<Fn>(kBound[i].get_params)}};
+      for (const OSSL_DISPATCH* f = kCipherCommonFunctions; f->function_id != 0; ++f)
+        functions[i].push_back(*f);
+      functions[i].push_back({0, nullptr});
+      table[i] = {names[i].c_str(), "provider=gpucrypto", functions[i].data(),
+                  descriptions[i].c_str()};
+    }
+    table[kCount] = {nullptr, nullptr, nullptr, nullptr};
+  }
+};
 
 }  // namespace
 
 const OSSL_ALGORITHM* cipher_algorithms() {
-  static const OSSL_ALGORITHM kTable[] = {
-      entry<&kSkinny256Ecb>("SKINNY-128-256 (48 rounds) in ECB mode"),
-      entry<&kSkinny256Ctr>("SKINNY-128-256 (48 rounds) in CTR mode"),
-      entry<&kSkinny384Ecb>("SKINNY-128-384 (56 rounds) in ECB mode"),
-      entry<&kSkinny384Ctr>("SKINNY-128-384 (56 rounds) in CTR mode"),
-      entry<&kSm4Ecb>("SM4 in ECB mode (GB/T 32907)"),
-      entry<&kSm4Ctr>("SM4 in CTR mode (GB/T 32907)"),
-      entry<&kRect80Ecb>("RECTANGLE-80 in ECB mode (64-bit block)"),
-      entry<&kRect80Ctr>("RECTANGLE-80 in CTR mode (64-bit counter)"),
-      entry<&kRect128Ecb>("RECTANGLE-128 in ECB mode (64-bit block)"),
-      entry<&kRect128Ctr>("RECTANGLE-128 in CTR mode (64-bit counter)"),
-      entry<&kAes128Ecb>("AES-128 in ECB mode"),
-      entry<&kAes192Ecb>("AES-192 in ECB mode"),
-      entry<&kAes256Ecb>("AES-256 in ECB mode"),
-      entry<&kAes128Ctr>("AES-128 in CTR mode"),
-      entry<&kAes192Ctr>("AES-192 in CTR mode"),
-      entry<&kAes256Ctr>("AES-256 in CTR mode"),
-      entry<&kRijndael192_128Ecb>("Rijndael, 192-bit block, 128-bit key, ECB"),
-      entry<&kRijndael192_128Ctr>("Rijndael, 192-bit block, 128-bit key, CTR"),
-      entry<&kRijndael192_192Ecb>("Rijndael, 192-bit block, 192-bit key, ECB"),
-      entry<&kRijndael192_192Ctr>("Rijndael, 192-bit block, 192-bit key, CTR"),
-      entry<&kRijndael192_256Ecb>("Rijndael, 192-bit block, 256-bit key, ECB"),
-      entry<&kRijndael192_256Ctr>("Rijndael, 192-bit block, 256-bit key, CTR"),
-      entry<&kRijndael256_128Ecb>("Rijndael, 256-bit block, 128-bit key, ECB"),
-      entry<&kRijndael256_128Ctr>("Rijndael, 256-bit block, 128-bit key, CTR"),
-      entry<&kRijndael256_192Ecb>("Rijndael, 256-bit block, 192-bit key, ECB"),
-      entry<&kRijndael256_192Ctr>("Rijndael, 256-bit block, 192-bit key, CTR"),
-      entry<&kRijndael256_256Ecb>("Rijndael, 256-bit block, 256-bit key, ECB"),
-      entry<&kRijndael256_256Ctr>("Rijndael, 256-bit block, 256-bit key, CTR"),
-      {nullptr, nullptr, nullptr, nullptr}};
-  return kTable;
+  static const Registered kRegistered;
+  return kRegistered.table.data();
 }
 
 }  // namespace gpucrypto

@@ -1,4 +1,4 @@
-// The registered EVP cipher names (DESIGN.md §1) as an OSSL_ALGORITHM array.
+// The registered EVP ciphers (README "Algorithms") as an OSSL_ALGORITHM array.
 #pragma once
 #include <openssl/core.h>
 

@@ -1,5 +1,5 @@
 // The one place that decides, per call, which back end runs a bulk cipher
-// job (DESIGN.md §4):
+// job (docs/ARCHITECTURE.md, "Dispatch rules"):
 //   len <  mt_min_bytes            -> calling thread, best SIMD path
 //   len >= mt_min_bytes            -> thread pool, chunks of whole blocks
 //   len >= gpu_min_bytes, GPU ok   -> CUDA; any GPU failure -> same chunk on CPU

@@ -18,6 +18,11 @@ namespace {
 
 constexpr int kStreams = 4;
 
+// What the module's kernels were compiled for, from CMake (gpu/CMakeLists.txt):
+// shown next to the device (or its absence) in gpu::describe(), so
+// `openssl list -providers -verbose` tells whether a GPU can run them.
+constexpr const char* kBuiltFor = "built for " GPUCRYPTO_CUDA_ARCHS_TEXT;
+
 bool is_sticky(cudaError_t e) {
   switch (e) {
     case cudaErrorIllegalAddress:
@@ -60,7 +65,7 @@ class CudaDevices final : public Device {
       d += devs_[i].name + " (sm_" + std::to_string(devs_[i].major) +
            std::to_string(devs_[i].minor) + ")";
     }
-    return std::to_string(devs_.size()) + " x " + d;
+    return std::to_string(devs_.size()) + " x " + d + "; " + kBuiltFor;
   }
   bool emulated() const override { return false; }
   int slots() const override { return int(devs_.size()) * kStreams; }
@@ -211,7 +216,7 @@ std::unique_ptr<Device> find_cuda_devices(std::string* why) {
   for (int i = 0; i < n; ++i) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
-    if (p.major < 8) {  // kernels are built for sm_80 and sm_90 (+ PTX)
+    if (p.major < 8) {  // the default build has sm_80 and sm_90 code (+ compute_90 PTX)
       skipped += std::string(skipped.empty() ? "" : ", ") + p.name;
       continue;
     }
@@ -226,6 +231,10 @@ std::unique_ptr<Device> find_cuda_devices(std::string* why) {
 
 }  // namespace
 
-std::unique_ptr<Device> open_cuda_devices(std::string* why) { return find_cuda_devices(why); }
+std::unique_ptr<Device> open_cuda_devices(std::string* why) {
+  std::unique_ptr<Device> dev = find_cuda_devices(why);
+  if (dev == nullptr) *why += std::string("; ") + kBuiltFor;
+  return dev;
+}
 
 }  // namespace gpucrypto::gpu

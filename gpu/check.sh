@@ -26,9 +26,12 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version,pcie.link.gen.max,pcie.li
 nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 "$nvcc" --version | tail -2
 
-echo "== build (sm_80, sm_90 + PTX)"
+echo "== build (sm_80, sm_90 + compute_90 PTX: the default, gpu/README.md)"
+# --threads=0: nvcc compiles the architectures of a file in parallel (the
+# ML-KEM kernels are the long pole of the build).
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$nvcc" \
-  -DGPUCRYPTO_CUDA_RESOURCE_USAGE=ON > "$out/cmake.log"
+  -DCMAKE_CUDA_FLAGS=--threads=0 -DGPUCRYPTO_CUDA_RESOURCE_USAGE=ON > "$out/cmake.log"
+grep "CUDA architectures" "$out/cmake.log" || true
 timeout "$(left)" cmake --build "$build" -j"$jobs" --target gpucrypto_gpu \
   > "$out/build-gpu.log" 2>&1 || { tail -30 "$out/build-gpu.log"; exit 1; }
 grep -E "Compiling entry|registers" "$out/build-gpu.log" > "$out/resource-usage.txt" || true
@@ -37,6 +40,10 @@ timeout "$(left)" cmake --build "$build" -j"$jobs" \
   { tail -30 "$out/build-tests.log"; exit 1; }
 
 status=0
+echo "== architectures embedded in gpucrypto.so (built with the tests)"
+ctest --test-dir "$build" -R '^cli\.cuda_archs$' -V > "$out/cuda_archs.txt" 2>&1 || status=1
+grep -E "embedded|configured|FAIL|SKIP" "$out/cuda_archs.txt" || true
+
 echo "== device tests"
 timeout "$(left)" "$build/test/gpu_device_test" --gtest_output=xml:"$out/gpu_device_test.xml" |
   tee "$out/gpu_device_test.txt" || status=1

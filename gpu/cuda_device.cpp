@@ -18,6 +18,11 @@ namespace {
 
 constexpr int kStreams = 4;
 
+// What the module's kernels were compiled for, from CMake (gpu/CMakeLists.txt):
+// shown next to the device (or its absence) in gpu::describe(), so
+// `openssl list -providers -verbose` tells whether a GPU can run them.
+constexpr const char* kBuiltFor = "built for " GPUCRYPTO_CUDA_ARCHS_TEXT;
+
 bool is_sticky(cudaError_t e) {
   switch (e) {
     case cudaErrorIllegalAddress:
@@ -60,7 +65,7 @@ class CudaDevices final : public Device {
       d += devs_[i].name + " (sm_" + std::to_string(devs_[i].major) +
            std::to_string(devs_[i].minor) + ")";
     }
-    return std::to_string(devs_.size()) + " x " + d;
+    return std::to_string(devs_.size()) + " x " + d + "; " + kBuiltFor;
   }
   bool emulated() const override { return false; }
   int slots() const override { return int(devs_.size()) * kStreams; }
@@ -117,31 +122,30 @@ class CudaDevices final : public Device {
   uint8_t* staging_out(int slot) override { return slot_[size_t(slot)].h_out; }
 
   Status copy_in(int slot, size_t bytes) override {
-    Slot& s = slot_[size_t(slot)];
-    Status st = select(s);
-    if (!st.ok) return st;
-    return check(cudaMemcpyAsync(s.d_in, s.h_in, bytes, cudaMemcpyHostToDevice, s.stream),
-                 "cudaMemcpyAsync(H2D)");
+    return on_slot(slot, [&](Slot& s) {
+      return check(cudaMemcpyAsync(s.d_in, s.h_in, bytes, cudaMemcpyHostToDevice, s.stream),
+                   "cudaMemcpyAsync(H2D)");
+    });
   }
-  Status launch(int slot, const LaunchSpec& spec) override {
-    Slot& s = slot_[size_t(slot)];
-    Status st = select(s);
-    if (!st.ok) return st;
-    LaunchSpec l = spec;
-    l.params.in = s.d_in;
-    l.params.out = s.d_out;
-    l.params.tables = devs_[size_t(s.dev)].tables;
-    const int rc = l.mlkem_op != MlkemOp::kNone ? launch_mlkem_cuda(l, s.stream)
-                   : l.kem_op != KemOp::kNone   ? launch_kem_cuda(l, s.stream)
-                                                : launch_cuda(l, s.stream);
-    return check(cudaError_t(rc), "kernel launch");
+  Status launch(int slot, const Launch& launch, uint64_t units) override {
+    return on_slot(slot, [&](Slot& s) {
+      const LaunchIo io{s.d_in, s.d_out, units, devs_[size_t(s.dev)].tables};
+      // One launcher per kind (cuda_launch.h): a kind without one does not compile.
+      const int rc = std::visit(
+          Overloaded{
+              [&](const CipherLaunch& l) { return launch_cipher_cuda(l, io, s.stream); },
+              [&](const BabyKyberLaunch& l) { return launch_babykyber_cuda(l, io, s.stream); },
+              [&](const MlkemLaunch& l) { return launch_mlkem_cuda(l, io, s.stream); },
+          },
+          launch);
+      return check(cudaError_t(rc), "kernel launch");
+    });
   }
   Status copy_out(int slot, size_t bytes) override {
-    Slot& s = slot_[size_t(slot)];
-    Status st = select(s);
-    if (!st.ok) return st;
-    return check(cudaMemcpyAsync(s.h_out, s.d_out, bytes, cudaMemcpyDeviceToHost, s.stream),
-                 "cudaMemcpyAsync(D2H)");
+    return on_slot(slot, [&](Slot& s) {
+      return check(cudaMemcpyAsync(s.h_out, s.d_out, bytes, cudaMemcpyDeviceToHost, s.stream),
+                   "cudaMemcpyAsync(D2H)");
+    });
   }
   Status wait(int slot) override {
     Slot& s = slot_[size_t(slot)];
@@ -178,15 +182,21 @@ class CudaDevices final : public Device {
     uint8_t *h_in = nullptr, *h_out = nullptr, *d_in = nullptr, *d_out = nullptr;
   };
   Status select(const Slot& s) { return check(cudaSetDevice(devs_[size_t(s.dev)].id), "cudaSetDevice"); }
+  // Runs one step on the slot with its device made current.
+  template <class Step>
+  Status on_slot(int slot, Step&& step) {
+    Slot& s = slot_[size_t(slot)];
+    Status st = select(s);
+    return st.ok ? step(s) : st;
+  }
 
   std::vector<Dev> devs_;
   std::vector<Slot> slot_;
   size_t chunk_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<Device> open_cuda_devices(std::string* why) {
+// Every device of compute capability 8.0+, or nullptr with the reason.
+std::unique_ptr<Device> find_cuda_devices(std::string* why) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
@@ -206,7 +216,7 @@ std::unique_ptr<Device> open_cuda_devices(std::string* why) {
   for (int i = 0; i < n; ++i) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
-    if (p.major < 8) {  // kernels are built for sm_80 and sm_90 (+ PTX)
+    if (p.major < 8) {  // the default build has sm_80 and sm_90 code (+ compute_90 PTX)
       skipped += std::string(skipped.empty() ? "" : ", ") + p.name;
       continue;
     }
@@ -217,6 +227,14 @@ std::unique_ptr<Device> open_cuda_devices(std::string* why) {
     return nullptr;
   }
   return std::make_unique<CudaDevices>(std::move(devs));
+}
+
+}  // namespace
+
+std::unique_ptr<Device> open_cuda_devices(std::string* why) {
+  std::unique_ptr<Device> dev = find_cuda_devices(why);
+  if (dev == nullptr) *why += std::string("; ") + kBuiltFor;
+  return dev;
 }
 
 }  // namespace gpucrypto::gpu

@@ -1,15 +1,13 @@
-// The CUDA launcher (kernels.cu), kept free of CUDA headers for its callers.
+// The CUDA launchers of the three launch kinds (gpu/launch.h), kept free of
+// CUDA headers for their callers. Each launches on `stream` (a cudaStream_t)
+// and returns the cudaError_t of the launch as an int (0 = cudaSuccess).
 #pragma once
 #include "gpu/launch.h"
 
 namespace gpucrypto::gpu {
 
-// Launches the kernel for `spec` on `stream` (a cudaStream_t); returns the
-// cudaError_t of the launch as an int (0 = cudaSuccess).
-int launch_cuda(const LaunchSpec& spec, void* stream);
-// The same for a babyKyber launch (spec.kem_op != kNone; kem_kernels.cu).
-int launch_kem_cuda(const LaunchSpec& spec, void* stream);
-// The same for an ML-KEM launch (spec.mlkem_op != kNone; mlkem_kernels.cu).
-int launch_mlkem_cuda(const LaunchSpec& spec, void* stream);
+int launch_cipher_cuda(const CipherLaunch& l, const LaunchIo& io, void* stream);     // kernels.cu
+int launch_babykyber_cuda(const BabyKyberLaunch& l, const LaunchIo& io, void* stream);  // kem_kernels.cu
+int launch_mlkem_cuda(const MlkemLaunch& l, const LaunchIo& io, void* stream);       // mlkem_kernels.cu
 
 }  // namespace gpucrypto::gpu

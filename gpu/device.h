@@ -34,8 +34,9 @@ class Device {
   virtual uint8_t* staging_out(int slot) = 0;
   // Asynchronous on the slot's stream, in issue order.
   virtual Status copy_in(int slot, size_t bytes) = 0;
-  // `spec.params` in/out/tables are filled in by the device.
-  virtual Status launch(int slot, const LaunchSpec& spec) = 0;
+  // Runs `launch` over the first `units` units of the slot's device buffers
+  // (the device supplies its buffers and tables: LaunchIo).
+  virtual Status launch(int slot, const Launch& launch, uint64_t units) = 0;
   virtual Status copy_out(int slot, size_t bytes) = 0;
   // Waits until everything issued on the slot finished.
   virtual Status wait(int slot) = 0;
@@ -53,16 +54,16 @@ class Device {
 
 // A job of `n` independent units (cipher blocks, babyKyber instances) for
 // the runtime's pipeline: chunk [first, first + count) is gathered into the
-// staging buffer by `pack` (in_unit bytes per unit), launched with `spec`
-// (params.nblocks = count; `setup` may adjust the rest), and scattered from
+// staging buffer by `pack` (in_unit bytes per unit), launched as `launch`
+// over `count` units (`setup` may adjust it per chunk), and scattered from
 // the staging buffer by `unpack` (out_unit bytes per unit). Chunks complete
 // in order, so the units unpacked always form a prefix.
 struct UnitJob {
-  LaunchSpec spec;
+  Launch launch;
   size_t n = 0;
   size_t in_unit = 0, out_unit = 0;
   std::function<void(size_t first, size_t count, uint8_t* staging)> pack;
-  std::function<void(size_t first, size_t count, LaunchSpec& spec)> setup;
+  std::function<void(size_t first, size_t count, Launch& launch)> setup;
   std::function<void(size_t first, size_t count, const uint8_t* staging)> unpack;
   // The job moves secrets: every buffer is scrubbed once it is over.
   bool secret = false;

@@ -1,18 +1,23 @@
-// Runs a LaunchSpec through the host grid emulator (test aid).
+// Runs a launch through the host grid emulator (test aid): one handler per
+// launch kind, so a kind without an emulator does not compile.
 #include "gpu/emulator.h"
 #include "gpu/kernels/dispatch.cuh"
 #include "gpu/launch.h"
 
 namespace gpucrypto::gpu {
 
-void emulate_launch(const LaunchSpec& spec) {
-  if (spec.mlkem_op != MlkemOp::kNone) return emulate_mlkem_launch(spec);
-  if (spec.kem_op != KemOp::kNone) return emulate_kem_launch(spec);
-  const uint32_t grid = grid_blocks(spec.params.nblocks, spec.threads);
-  kern::visit_kernel(spec, [&]<class K>() {
-    K k{spec.params};
-    emulate_grid(k, grid, spec.threads);
-  });
+void emulate_launch(const Launch& launch, const LaunchIo& io) {
+  std::visit(Overloaded{
+                 [&](const CipherLaunch& l) { emulate_cipher(l, io); },
+                 [&](const BabyKyberLaunch& l) { emulate_babykyber(l, io); },
+                 [&](const MlkemLaunch& l) { emulate_mlkem(l, io); },
+             },
+             launch);
+}
+
+void emulate_cipher(const CipherLaunch& l, const LaunchIo& io) {
+  const kern::Params p = cipher_params(l, io);
+  kern::visit_kernel(l, [&]<class K>() { emulate_grid(K{p}, grid_blocks(io.n, l.threads), l.threads); });
 }
 
 }  // namespace gpucrypto::gpu

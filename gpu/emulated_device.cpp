@@ -44,13 +44,9 @@ class EmulatedDevice final : public Device {
     std::copy_n(s.h_in.begin(), bytes, s.d_in.begin());
     return {};
   }
-  Status launch(int slot, const LaunchSpec& spec) override {
+  Status launch(int slot, const Launch& launch, uint64_t units) override {
     Slot& s = slot_[size_t(slot)];
-    LaunchSpec l = spec;
-    l.params.in = s.d_in.data();
-    l.params.out = s.d_out.data();
-    l.params.tables = &kern::host_tables();
-    emulate_launch(l);
+    emulate_launch(launch, {s.d_in.data(), s.d_out.data(), units, &kern::host_tables()});
     return {};
   }
   Status copy_out(int slot, size_t bytes) override {

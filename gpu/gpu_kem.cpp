@@ -4,34 +4,21 @@
 // the results back. Also the host-emulated launch of the same kernel bodies.
 #include "gpu/gpu_kem.h"
 
-#include <cstring>
-
 #include "gpu/device.h"
 #include "gpu/emulator.h"
 #include "gpu/kernels/babykyber.cuh"
 #include "gpu/launch.h"
+#include "gpu/planar.h"
 
 namespace gpucrypto::gpu {
 namespace {
 
 namespace bkp = kem::babykyber;
 
-// Copies `count` records of `size` bytes from a strided array to a packed
-// one, or back; one memcpy when the stride is the record size.
-void gather(uint8_t* dst, const uint8_t* src, size_t stride, size_t size, size_t count) {
-  if (stride == size) return (void)std::memcpy(dst, src, count * size);
-  for (size_t i = 0; i < count; ++i) std::memcpy(dst + i * size, src + i * stride, size);
-}
-void scatter(uint8_t* dst, size_t stride, const uint8_t* src, size_t size, size_t count) {
-  if (stride == size) return (void)std::memcpy(dst, src, count * size);
-  for (size_t i = 0; i < count; ++i) std::memcpy(dst + i * stride, src + i * size, size);
-}
-
 UnitJob kem_job(KemOp op, KemDesign design, size_t n) {
   UnitJob u;
   u.secret = true;  // coins, messages and private keys
-  u.spec.kem_op = op;
-  u.spec.kem_design = design;
+  u.launch = BabyKyberLaunch{op, design};
   u.n = n;
   u.in_unit = kern::kem_in_bytes(op);
   u.out_unit = kern::kem_out_bytes(op);
@@ -51,38 +38,29 @@ const char* kem_design_name(KemDesign d) {
 
 size_t kem_instance_bytes(KemOp op) { return kern::kem_in_bytes(op) + kern::kem_out_bytes(op); }
 
-void emulate_kem_launch(const LaunchSpec& spec) {
-  const kern::KemParams p{spec.params.in, spec.params.out, spec.params.nblocks};
-  kern::visit_kem(spec.kem_op, spec.kem_design, [&]<class K>() {
-    emulate_grid(K{p}, kern::kem_grid<K>(p.n), K::kThreads);
-  });
+void emulate_babykyber(const BabyKyberLaunch& l, const LaunchIo& io) {
+  const kern::KemParams p{io.in, io.out, io.n};
+  kern::visit_kem(l.op, l.design, [&]<class K>() { emulate_grid(K{p}, kern::batch_grid<K>(p.n), K::kThreads); });
 }
 
 size_t kem_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
                   size_t ds, KemDesign design) {
-  constexpr size_t kC = bkp::kKeygenCoinsBytes, kE = bkp::kEkBytes, kD = bkp::kDkBytes;
-  UnitJob u = kem_job(KemOp::kKeygen, design, n);
-  u.pack = [&](size_t first, size_t cnt, uint8_t* in) { gather(in, coins + first * cs, cs, kC, cnt); };
-  u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) {
-    scatter(ek + first * es, es, out, kE, cnt);
-    scatter(dk + first * ds, ds, out + cnt * kE, kD, cnt);
-  };
-  return run_units(u);
+  return run_planar(kem_job(KemOp::kKeygen, design, n), {{coins, cs, bkp::kKeygenCoinsBytes}},
+                    {{ek, es, bkp::kEkBytes}, {dk, ds, bkp::kDkBytes}});
 }
 
 size_t kem_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t es,
                    const uint8_t* m, const uint8_t* coins, size_t cs, bool* all_canonical,
                    KemDesign design) {
-  constexpr size_t kE = bkp::kEkBytes, kC = bkp::kEncryptCoinsBytes, kCt = bkp::kCtBytes;
+  constexpr size_t kCt = bkp::kCtBytes;
   UnitJob u = kem_job(KemOp::kEncrypt, design, n);
   uint8_t ok = 1;
   u.pack = [&](size_t first, size_t cnt, uint8_t* in) {
-    gather(in, ek + first * es, es, kE, cnt);
-    std::memcpy(in + cnt * kE, m + first, cnt);
-    gather(in + cnt * (kE + 1), coins + first * cs, cs, kC, cnt);
+    pack_planar(in, first, cnt,
+                {{ek, es, bkp::kEkBytes}, {m, 1, 1}, {coins, cs, bkp::kEncryptCoinsBytes}});
   };
   u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) {
-    scatter(ct + first * cts, cts, out, kCt, cnt);
+    unpack_planar(out, first, cnt, {{ct, cts, kCt}});
     for (size_t i = 0; i < cnt; ++i) ok &= out[cnt * kCt + i];
   };
   const size_t done = run_units(u);
@@ -92,14 +70,8 @@ size_t kem_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t 
 
 size_t kem_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uint8_t* dk,
                    size_t ds, KemDesign design) {
-  constexpr size_t kD = bkp::kDkBytes, kCt = bkp::kCtBytes;
-  UnitJob u = kem_job(KemOp::kDecrypt, design, n);
-  u.pack = [&](size_t first, size_t cnt, uint8_t* in) {
-    gather(in, dk + first * ds, ds, kD, cnt);
-    gather(in + cnt * kD, ct + first * cts, cts, kCt, cnt);
-  };
-  u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) { std::memcpy(m + first, out, cnt); };
-  return run_units(u);
+  return run_planar(kem_job(KemOp::kDecrypt, design, n),
+                    {{dk, ds, bkp::kDkBytes}, {ct, cts, bkp::kCtBytes}}, {{m, 1, 1}});
 }
 
 }  // namespace gpucrypto::gpu

@@ -20,7 +20,7 @@
 
 namespace gpucrypto::gpu {
 
-enum class KemOp : uint32_t { kNone, kKeygen, kEncrypt, kDecrypt };
+enum class KemOp : uint32_t { kKeygen, kEncrypt, kDecrypt };
 
 // The seed's three kernel designs.
 enum class KemDesign : uint32_t {

@@ -4,12 +4,11 @@
 // Also the host-emulated launch of the same kernel bodies.
 #include "gpu/gpu_mlkem.h"
 
-#include <cstring>
-
 #include "gpu/device.h"
 #include "gpu/emulator.h"
 #include "gpu/kernels/mlkem.cuh"
 #include "gpu/launch.h"
+#include "gpu/planar.h"
 
 namespace gpucrypto::gpu {
 namespace {
@@ -52,8 +51,7 @@ size_t out_bytes(int k, MlkemOp op) {
 UnitJob mlkem_job(int k, MlkemOp op, size_t n) {
   UnitJob u;
   u.secret = true;  // seeds, messages, private keys and shared secrets
-  u.spec.mlkem_op = op;
-  u.spec.mlkem_k = uint32_t(k);
+  u.launch = MlkemLaunch{op, k};
   u.n = n;
   u.in_unit = in_bytes(k, op);
   u.out_unit = out_bytes(k, op);
@@ -64,46 +62,39 @@ UnitJob mlkem_job(int k, MlkemOp op, size_t n) {
 
 size_t mlkem_instance_bytes(int level, MlkemOp op) {
   const int k = level_k(level);
-  if (k == 0 || op == MlkemOp::kNone) return 0;
-  return in_bytes(k, op) + out_bytes(k, op);
+  return k == 0 ? 0 : in_bytes(k, op) + out_bytes(k, op);
 }
 
 uint32_t mlkem_instances_per_block(int level, MlkemOp op) {
   const int k = level_k(level);
-  if (k == 0 || op == MlkemOp::kNone) return 0;
+  if (k == 0) return 0;
   return kern::visit_mlkem(op, k, [&]<class Kn>() { return Kn::kInstancesPerBlock; });
 }
 
 size_t mlkem_shared_bytes(int level, MlkemOp op) {
   const int k = level_k(level);
-  if (k == 0 || op == MlkemOp::kNone) return 0;
+  if (k == 0) return 0;
   return kern::visit_mlkem(op, k, [&]<class Kn>() { return sizeof(typename Kn::Shared); });
 }
 
-void emulate_mlkem_launch(const LaunchSpec& spec) {
-  const kern::MlkemParams p{spec.params.in, spec.params.out, spec.params.nblocks};
-  kern::visit_mlkem(spec.mlkem_op, int(spec.mlkem_k), [&]<class Kn>() {
+void emulate_mlkem(const MlkemLaunch& l, const LaunchIo& io) {
+  const kern::MlkemParams p{io.in, io.out, io.n};
+  kern::visit_mlkem(l.op, l.k, [&]<class Kn>() {
     // The main kernel and the hash pass, in launch order (as mlkem_kernels.cu).
-    using H = typename Kn::HashPass;
-    if constexpr (H::kBeforeMain) emulate_grid(H{p}, kern::mlkem_grid<H>(p.n), H::kThreads);
-    emulate_grid(Kn{p}, kern::mlkem_grid<Kn>(p.n), Kn::kThreads);
-    if constexpr (!H::kBeforeMain) emulate_grid(H{p}, kern::mlkem_grid<H>(p.n), H::kThreads);
+    return kern::each_mlkem_pass<Kn>([&]<class X>() {
+      emulate_grid(X{p}, kern::batch_grid<X>(p.n), X::kThreads);
+      return 0;
+    });
   });
 }
 
+// The arrays hold the instances back to back at their natural sizes.
 size_t mlkem_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* eks, uint8_t* dks) {
   const int k = level_k(level);
   if (k == 0 || n == 0) return 0;
   const Sizes sz = sizes(k);
-  UnitJob u = mlkem_job(k, MlkemOp::kKeygen, n);
-  u.pack = [&](size_t first, size_t cnt, uint8_t* in) {
-    std::memcpy(in, seeds + first * 64, cnt * 64);
-  };
-  u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) {
-    std::memcpy(eks + first * sz.ek, out, cnt * sz.ek);
-    std::memcpy(dks + first * sz.dk, out + cnt * sz.ek, cnt * sz.dk);
-  };
-  return run_units(u);
+  return run_planar(mlkem_job(k, MlkemOp::kKeygen, n), {{seeds, 64, 64}},
+                    {{eks, sz.ek, sz.ek}, {dks, sz.dk, sz.dk}});
 }
 
 size_t mlkem_encaps(int level, size_t n, const uint8_t* eks, const uint8_t* ms, uint8_t* cts,
@@ -111,32 +102,16 @@ size_t mlkem_encaps(int level, size_t n, const uint8_t* eks, const uint8_t* ms, 
   const int k = level_k(level);
   if (k == 0 || n == 0) return 0;
   const Sizes sz = sizes(k);
-  UnitJob u = mlkem_job(k, MlkemOp::kEncaps, n);
-  u.pack = [&](size_t first, size_t cnt, uint8_t* in) {
-    std::memcpy(in, eks + first * sz.ek, cnt * sz.ek);
-    std::memcpy(in + cnt * sz.ek, ms + first * 32, cnt * 32);
-  };
-  u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) {
-    std::memcpy(cts + first * sz.ct, out, cnt * sz.ct);
-    std::memcpy(sss + first * 32, out + cnt * sz.ct, cnt * 32);
-    if (ek_ok != nullptr) std::memcpy(ek_ok + first, out + cnt * (sz.ct + 32), cnt);
-  };
-  return run_units(u);
+  return run_planar(mlkem_job(k, MlkemOp::kEncaps, n), {{eks, sz.ek, sz.ek}, {ms, 32, 32}},
+                    {{cts, sz.ct, sz.ct}, {sss, 32, 32}, {ek_ok, 1, 1}});
 }
 
 size_t mlkem_decaps(int level, size_t n, const uint8_t* dks, const uint8_t* cts, uint8_t* sss) {
   const int k = level_k(level);
   if (k == 0 || n == 0) return 0;
   const Sizes sz = sizes(k);
-  UnitJob u = mlkem_job(k, MlkemOp::kDecaps, n);
-  u.pack = [&](size_t first, size_t cnt, uint8_t* in) {
-    std::memcpy(in, dks + first * sz.dk, cnt * sz.dk);
-    std::memcpy(in + cnt * sz.dk, cts + first * sz.ct, cnt * sz.ct);
-  };
-  u.unpack = [&](size_t first, size_t cnt, const uint8_t* out) {
-    std::memcpy(sss + first * 32, out, cnt * 32);
-  };
-  return run_units(u);
+  return run_planar(mlkem_job(k, MlkemOp::kDecaps, n), {{dks, sz.dk, sz.dk}, {cts, sz.ct, sz.ct}},
+                    {{sss, 32, 32}});
 }
 
 }  // namespace gpucrypto::gpu

@@ -23,7 +23,7 @@
 
 namespace gpucrypto::gpu {
 
-enum class MlkemOp : uint32_t { kNone, kKeygen, kEncaps, kDecaps };
+enum class MlkemOp : uint32_t { kKeygen, kEncaps, kDecaps };
 
 // ML-KEM.KeyGen_internal(d, z): seeds[n][64] (d || z) -> eks[n][ek], dks[n][dk].
 size_t mlkem_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* eks, uint8_t* dks);

@@ -22,12 +22,12 @@ __global__ void __launch_bounds__(kThreadsPerBlock, 2) cipher_kernel(const K k) 
 
 }  // namespace
 
-int launch_cuda(const LaunchSpec& spec, void* stream) {
-  const uint32_t grid = grid_blocks(spec.params.nblocks, spec.threads);
-  return kern::visit_kernel(spec, [&]<class K>() {
+int launch_cipher_cuda(const CipherLaunch& l, const LaunchIo& io, void* stream) {
+  const kern::Params p = cipher_params(l, io);
+  const uint32_t grid = grid_blocks(io.n, l.threads);
+  return kern::visit_kernel(l, [&]<class K>() {
     static_assert(K::kPhases == 2, "cipher_kernel runs two phases");
-    K k{spec.params};
-    cipher_kernel<K><<<grid, spec.threads, 0, static_cast<cudaStream_t>(stream)>>>(k);
+    cipher_kernel<K><<<grid, l.threads, 0, static_cast<cudaStream_t>(stream)>>>(K{p});
     return int(cudaGetLastError());
   });
 }

@@ -1,9 +1,14 @@
-// One kernel launch as plain data, shared by the CUDA launcher (kernels.cu),
-// the host grid emulator (emulate_launch.cpp) and the runtime. No CUDA
-// headers here: this compiles with g++ alone.
+// One kernel launch as plain data, shared by the CUDA launchers (*.cu), the
+// host grid emulator (emulate_launch.cpp) and the runtime. A launch is one
+// of three kinds — a cipher, a babyKyber PKE batch, an ML-KEM batch — held
+// in a std::variant: the CUDA device and the emulator each visit it with one
+// handler per kind (an Overloaded set of lambdas), so a kind added here and
+// not handled there does not compile. No CUDA headers here: this compiles
+// with g++ alone.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <variant>
 
 #include "gpu/gpu_backend.h"
 #include "gpu/gpu_kem.h"
@@ -21,21 +26,47 @@ inline constexpr SkinnyDesign kDefaultSkinny = SkinnyDesign::kTable;
 
 inline constexpr uint32_t kThreadsPerBlock = 512;
 
-struct LaunchSpec {
+// A block cipher over `n` blocks (ECB either way, or CTR from ctr_be).
+struct CipherLaunch {
   Cipher cipher;
   kern::Op op;
   SkinnyDesign skinny = kDefaultSkinny;
   uint32_t threads = kThreadsPerBlock;
-  kern::Params params;  // in/out/nblocks/ctr/tables filled per launch
-  // A babyKyber PKE launch (gpu/gpu_kem.h) when kem_op != kNone: then only
-  // params.in/out/nblocks (= instances) matter and `cipher` is ignored.
-  KemOp kem_op = KemOp::kNone;
-  KemDesign kem_design = kDefaultKemDesign;
-  // An ML-KEM launch (gpu/gpu_mlkem.h) when mlkem_op != kNone: then only
-  // params.in/out/nblocks (= instances) and mlkem_k (2, 3, 4) matter.
-  MlkemOp mlkem_op = MlkemOp::kNone;
-  uint32_t mlkem_k = 0;
+  uint32_t ctr_be[4] = {};  // CTR: counter of the launch's first block, big-endian words
+  kern::KeySched ks{};
 };
+
+// A babyKyber PKE batch over `n` instances (gpu/gpu_kem.h).
+struct BabyKyberLaunch {
+  KemOp op;
+  KemDesign design = kDefaultKemDesign;
+};
+
+// An ML-KEM batch over `n` instances (gpu/gpu_mlkem.h); k = 2, 3 or 4.
+struct MlkemLaunch {
+  MlkemOp op;
+  int k;
+};
+
+using Launch = std::variant<CipherLaunch, BabyKyberLaunch, MlkemLaunch>;
+
+// What the device supplies to a launch: its buffers for this chunk, the
+// number of units (blocks or instances) in it, and its copy of the tables.
+struct LaunchIo {
+  const uint8_t* in;
+  uint8_t* out;
+  uint64_t n;
+  const kern::Tables* tables;
+};
+
+// The overloaded-lambdas idiom: std::visit(Overloaded{[](const A&) {...},
+// [](const B&) {...}}, v) only compiles when every alternative has a lambda.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 size_t block_bytes(Cipher c);
 size_t key_bytes(Cipher c);
@@ -46,12 +77,18 @@ bool build_schedule(Cipher c, const uint8_t* key, size_t keylen, kern::KeySched*
 
 // Runs the launch on the CPU through the host grid emulator (same kernel
 // bodies, same grid shape). Test aid: never a GPU result.
-void emulate_launch(const LaunchSpec& spec);
-// The same for a babyKyber launch (gpu/gpu_kem.cpp); emulate_launch()
-// forwards there when spec.kem_op != kNone.
-void emulate_kem_launch(const LaunchSpec& spec);
-// The same for an ML-KEM launch (gpu/gpu_mlkem.cpp; spec.mlkem_op != kNone).
-void emulate_mlkem_launch(const LaunchSpec& spec);
+void emulate_launch(const Launch& launch, const LaunchIo& io);
+// The emulator of each kind (emulate_launch.cpp, gpu_kem.cpp, gpu_mlkem.cpp).
+void emulate_cipher(const CipherLaunch& l, const LaunchIo& io);
+void emulate_babykyber(const BabyKyberLaunch& l, const LaunchIo& io);
+void emulate_mlkem(const MlkemLaunch& l, const LaunchIo& io);
+
+// The kernel parameters of a cipher launch on `io`.
+inline kern::Params cipher_params(const CipherLaunch& l, const LaunchIo& io) {
+  kern::Params p{io.tables, io.in, io.out, io.n, {}, l.ks};
+  for (int i = 0; i < 4; ++i) p.ctr_be[i] = l.ctr_be[i];
+  return p;
+}
 
 // Grid size for `nblocks` cipher blocks.
 inline uint32_t grid_blocks(uint64_t nblocks, uint32_t threads) {

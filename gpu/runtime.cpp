@@ -135,10 +135,9 @@ class Runtime {
     std::lock_guard lock(mu_);
     init_locked();
     if (dev_ == nullptr || disabled_ || job.nblocks == 0) return 0;
-    LaunchSpec spec{};
-    spec.cipher = job.cipher;
-    spec.op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kEncrypt : kern::Op::kDecrypt;
-    if (!build_schedule(job.cipher, job.key, job.keylen, &spec.params.ks)) return 0;
+    const kern::Op op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kEncrypt : kern::Op::kDecrypt;
+    CipherLaunch spec{job.cipher, op};
+    if (!build_schedule(job.cipher, job.key, job.keylen, &spec.ks)) return 0;
     size_t done = 0;
     ++jobs_;
     Status st = pipeline(job, spec, &done);
@@ -250,17 +249,17 @@ class Runtime {
   };
 
   // A cipher job as units of one block each.
-  Status pipeline(const Job& job, LaunchSpec spec, size_t* done) {
+  Status pipeline(const Job& job, const CipherLaunch& spec, size_t* done) {
     const size_t bb = block_bytes(job.cipher);
     UnitJob u;
-    u.spec = spec;
+    u.launch = spec;
     u.n = job.nblocks;
     u.in_unit = u.out_unit = bb;
     u.pack = [&](size_t first, size_t nb, uint8_t* dst) {
       std::memcpy(dst, job.in + first * bb, nb * bb);
     };
-    u.setup = [&](size_t first, size_t, LaunchSpec& l) {
-      if (job.ctr_mode) set_counter(job.ctr, bb, first, l.params.ctr_be);
+    u.setup = [&](size_t first, size_t, Launch& l) {
+      if (job.ctr_mode) set_counter(job.ctr, bb, first, std::get<CipherLaunch>(l).ctr_be);
     };
     u.unpack = [&](size_t first, size_t nb, const uint8_t* src) {
       std::memcpy(job.out + first * bb, src, nb * bb);
@@ -294,7 +293,7 @@ class Runtime {
     const int slots = dev_->slots();
     std::vector<Pending> pending(static_cast<size_t>(slots));
     const size_t nchunks = (job.n + chunk_units - 1) / chunk_units;
-    LaunchSpec spec = job.spec;
+    Launch launch = job.launch;
 
     // Completes the slot's chunk: wait, then unpack the staged result.
     // Chunks complete in issue order, so `done` only ever grows as a prefix.
@@ -320,9 +319,8 @@ class Runtime {
       const size_t nb = std::min(chunk_units, job.n - first);
       job.pack(first, nb, dev_->staging_in(slot));
       if (!(st = step(kH2D, dev_->copy_in(slot, nb * job.in_unit))).ok) break;
-      spec.params.nblocks = nb;
-      if (job.setup) job.setup(first, nb, spec);
-      if (!(st = step(kLaunch, dev_->launch(slot, spec))).ok) break;
+      if (job.setup) job.setup(first, nb, launch);
+      if (!(st = step(kLaunch, dev_->launch(slot, launch, nb))).ok) break;
       if (!(st = step(kD2H, dev_->copy_out(slot, nb * job.out_unit))).ok) break;
       pending[size_t(slot)] = {true, first, nb};
     }
@@ -391,10 +389,8 @@ class Runtime {
     std::vector<uint8_t> buf(large, 0);
     uint8_t key[32] = {}, ctr[16] = {};
     Job job{Cipher::kSkinny128_256, key, 32, true, true, ctr, buf.data(), buf.data(), 0};
-    LaunchSpec spec{};
-    spec.cipher = job.cipher;
-    spec.op = kern::Op::kCtr;
-    build_schedule(job.cipher, key, 32, &spec.params.ks);
+    CipherLaunch spec{job.cipher, kern::Op::kCtr};
+    build_schedule(job.cipher, key, 32, &spec.ks);
     auto time_job = [&](size_t bytes, double* secs) {
       job.nblocks = bytes / 16;
       size_t done = 0;
@@ -446,16 +442,11 @@ bool run(const Job& job) {
     // operation to the prefix (CTR is its own inverse) on the host grid
     // emulator, the same kernel bodies. Only on this rare error path;
     // run_blocks() callers never need it.
-    LaunchSpec undo{};
-    undo.cipher = job.cipher;
-    undo.op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kDecrypt : kern::Op::kEncrypt;
-    build_schedule(job.cipher, job.key, job.keylen, &undo.params.ks);
-    undo.params.tables = &kern::host_tables();
-    undo.params.in = job.out;
-    undo.params.out = job.out;
-    undo.params.nblocks = done;
-    if (job.ctr_mode) Runtime::set_counter(job.ctr, block_bytes(job.cipher), 0, undo.params.ctr_be);
-    emulate_launch(undo);
+    const kern::Op op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kDecrypt : kern::Op::kEncrypt;
+    CipherLaunch undo{job.cipher, op};
+    build_schedule(job.cipher, job.key, job.keylen, &undo.ks);
+    if (job.ctr_mode) Runtime::set_counter(job.ctr, block_bytes(job.cipher), 0, undo.ctr_be);
+    emulate_cipher(undo, {job.out, job.out, done, &kern::host_tables()});
   }
   return false;
 }

@@ -2,6 +2,7 @@
 // expands keys: the schedule travels in the launch parameters).
 #include <cstring>
 
+#include "ciphers/sm4/ref.h"
 #include "gpu/kernels/aes.cuh"
 #include "gpu/kernels/host_tables.h"
 #include "gpu/kernels/rectangle.cuh"
@@ -17,9 +18,9 @@ uint32_t load_be32(const uint8_t* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
 
-uint32_t sm4_tau(uint32_t a) {
-  return uint32_t(kSm4Sbox[a >> 24]) << 24 | uint32_t(kSm4Sbox[(a >> 16) & 0xff]) << 16 |
-         uint32_t(kSm4Sbox[(a >> 8) & 0xff]) << 8 | kSm4Sbox[a & 0xff];
+uint32_t sm4_tau(const std::array<uint8_t, 256>& s, uint32_t a) {
+  return uint32_t(s[a >> 24]) << 24 | uint32_t(s[(a >> 16) & 0xff]) << 16 |
+         uint32_t(s[(a >> 8) & 0xff]) << 8 | s[a & 0xff];
 }
 
 uint32_t sm4_l(uint32_t b) {
@@ -38,7 +39,7 @@ Tables make_tables() {
                    uint32_t(gf_mul(s, 3)) << 24;
     t.aes_td0[x] = uint32_t(gf_mul(si, 14)) | uint32_t(gf_mul(si, 9)) << 8 |
                    uint32_t(gf_mul(si, 13)) << 16 | uint32_t(gf_mul(si, 11)) << 24;
-    t.sm4_t0[x] = sm4_l(kSm4Sbox[x]);
+    t.sm4_t0[x] = sm4_l(sm4_sbox()[x]);
     t.skinny_srep[x] = skinny_sbox4(uint32_t(x) * 0x01010101u);
   }
   return t;
@@ -62,6 +63,15 @@ uint32_t aes_inv_mix_column(uint32_t w) {
 
 }  // namespace
 
+const std::array<uint8_t, 256>& sm4_sbox() {
+  static const std::array<uint8_t, 256> sbox = [] {
+    std::array<uint8_t, 256> s{};
+    for (int x = 0; x < 256; ++x) s[x] = sm4_impl::ref_sbox(uint8_t(x));
+    return s;
+  }();
+  return sbox;
+}
+
 const Tables& host_tables() {
   static const Tables tables = make_tables();
   return tables;
@@ -69,12 +79,13 @@ const Tables& host_tables() {
 
 void sm4_setkey(KeySched& ks, const uint8_t key[16]) {
   static constexpr uint32_t kFK[4] = {0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc};
+  const std::array<uint8_t, 256>& sbox = sm4_sbox();
   uint32_t k[4];
   for (int i = 0; i < 4; ++i) k[i] = load_be32(key + 4 * i) ^ kFK[i];
   for (int i = 0; i < 32; ++i) {
     uint32_t ck = 0;  // CK_i byte j = (4i + j) * 7 mod 256
     for (int j = 0; j < 4; ++j) ck = ck << 8 | uint32_t(((4 * i + j) * 7) & 0xff);
-    uint32_t b = sm4_tau(k[1] ^ k[2] ^ k[3] ^ ck);
+    uint32_t b = sm4_tau(sbox, k[1] ^ k[2] ^ k[3] ^ ck);
     uint32_t rk = k[0] ^ b ^ rotl32(b, 13) ^ rotl32(b, 23);
     ks.w[i] = rk;
     k[0] = k[1], k[1] = k[2], k[2] = k[3], k[3] = rk;

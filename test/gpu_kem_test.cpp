@@ -19,12 +19,12 @@
 #include "kem/core/babykyber_pke.h"
 #include "kem/babykyber/batch_impl.h"
 #include "test/babykyber_example.h"
+#include "test/gpu_kem_fixtures.h"
 
 namespace gpucrypto::gpu {
 namespace {
 
 namespace bk = kem::babykyber;
-using Bytes = std::vector<uint8_t>;
 
 constexpr size_t kCoinsK = bk::kKeygenCoinsBytes, kEk = bk::kEkBytes, kDk = bk::kDkBytes,
                  kCt = bk::kCtBytes, kCoinsE = bk::kEncryptCoinsBytes;
@@ -32,12 +32,6 @@ constexpr KemDesign kDesigns[] = {KemDesign::kThreadPerInstance, KemDesign::kSev
                                   KemDesign::kPacked146};
 // Ragged counts around the 146-instance blocks and 256-thread blocks.
 constexpr size_t kSizes[] = {1, 7, 145, 146, 147, 1022, 5000};
-
-Bytes random_bytes(std::mt19937_64& rng, size_t n) {
-  Bytes b(n);
-  for (auto& x : b) x = uint8_t(rng());
-  return b;
-}
 
 // The inputs of one test batch: valid keys from keygen, plus every 13th
 // encryption key random bytes (mostly non-canonical) and random private keys
@@ -91,18 +85,8 @@ Bytes concat(std::initializer_list<const Bytes*> parts) {
 Bytes emulate(KemOp op, KemDesign d, size_t n, const Bytes& in) {
   Bytes out(n * kern::kem_out_bytes(op), 0xee);
   EXPECT_EQ(in.size(), n * kern::kem_in_bytes(op));
-  LaunchSpec s{};
-  s.kem_op = op;
-  s.kem_design = d;
-  s.params.in = in.data();
-  s.params.out = out.data();
-  s.params.nblocks = n;
-  emulate_launch(s);  // forwards to emulate_kem_launch
+  emulate_launch(BabyKyberLaunch{op, d}, {in.data(), out.data(), n, nullptr});
   return out;
-}
-
-Bytes slice(const Bytes& b, size_t from, size_t len) {
-  return Bytes(b.begin() + long(from), b.begin() + long(from + len));
 }
 
 class KemKernels : public ::testing::TestWithParam<KemDesign> {};
@@ -274,20 +258,7 @@ TEST(KemWorkedExample, EncryptThroughEveryDesign) {
 
 // --- the runtime on the emulated device ---------------------------------------
 
-class KemRuntime : public ::testing::Test {
- protected:
-  void SetUp() override { use("emulate:2"); }
-  void TearDown() override {
-    unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::set_chunk_bytes(size_t(8) << 20);
-    testing::reset();
-  }
-  static void use(const char* fault) {
-    setenv("GPUCRYPTO_GPU_FAULT", fault, 1);
-    testing::reset();
-    testing::set_chunk_bytes(4096);  // many chunks over 8 slots
-  }
-};
+class KemRuntime : public EmulatedRuntime<4096> {};
 
 // Strided arrays (as inside KEM private keys), every design, many chunks.
 TEST_F(KemRuntime, StridedJobsMatchReference) {
@@ -346,9 +317,8 @@ TEST_F(KemRuntime, MidJobFaultLeavesPrefix) {
   const size_t done = kem_keygen(n, b.kcoins.data(), kCoinsK, ek.data(), kEk, dk.data(), kDk);
   EXPECT_GT(done, 0u);
   EXPECT_LT(done, n);
-  EXPECT_EQ(slice(ek, 0, done * kEk), slice(x.ek, 0, done * kEk));
+  expect_prefix(ek, x.ek, done, kEk, 0);
   EXPECT_EQ(slice(dk, 0, done * kDk), slice(x.dk, 0, done * kDk));
-  EXPECT_EQ(slice(ek, done * kEk, (n - done) * kEk), Bytes((n - done) * kEk, 0));
   EXPECT_EQ(stats().failed_jobs, 1u);
 }
 
@@ -363,23 +333,8 @@ TEST(KemNoDevice, NothingRunsWithoutADevice) {
 
 // --- the C batch API's GPU hook (kem/babykyber/batch_dispatch.cpp) -----------------------
 
-class KemBatchApi : public ::testing::Test {
+class KemBatchApi : public BatchApiHook {
  protected:
-  static void SetUpTestSuite() {
-    // Read once, at the hook's first use: a threshold small enough for the
-    // test batches (bytes of PCIe traffic).
-    setenv("GPUCRYPTO_GPU_MIN_BYTES", "1k", 1);
-  }
-  void TearDown() override {
-    unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::reset();
-  }
-  static void use(const char* fault) {
-    if (fault) setenv("GPUCRYPTO_GPU_FAULT", fault, 1);
-    else unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::reset();
-    (void)usable();  // initialise now, so stats() starts from zero
-  }
   // All three PKE calls through the C API; true when they match the
   // per-instance reference.
   static void run_and_check(size_t n, uint64_t seed) {

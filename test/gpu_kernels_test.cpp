@@ -32,24 +32,16 @@ Bytes emulate(Cipher c, Op op, const Bytes& key, const Bytes& in, const Bytes& i
               SkinnyDesign design = kDefaultSkinny, uint32_t threads = kThreadsPerBlock) {
   const size_t bb = block_bytes(c);
   EXPECT_EQ(in.size() % bb, 0u);
-  LaunchSpec s{};
-  s.cipher = c;
-  s.op = op;
-  s.skinny = design;
-  s.threads = threads;
-  EXPECT_TRUE(build_schedule(c, key.data(), key.size(), &s.params.ks));
+  CipherLaunch s{c, op, design, threads};
+  EXPECT_TRUE(build_schedule(c, key.data(), key.size(), &s.ks));
   Bytes out(in.size(), 0xee);
-  s.params.tables = &kern::host_tables();
-  s.params.in = in.data();
-  s.params.out = out.data();
-  s.params.nblocks = in.size() / bb;
   if (op == Op::kCtr) {
     EXPECT_EQ(iv.size(), bb);
     for (size_t w = 0; w < bb / 4; ++w)
-      s.params.ctr_be[w] = uint32_t(iv[4 * w]) << 24 | uint32_t(iv[4 * w + 1]) << 16 |
-                           uint32_t(iv[4 * w + 2]) << 8 | iv[4 * w + 3];
+      s.ctr_be[w] = uint32_t(iv[4 * w]) << 24 | uint32_t(iv[4 * w + 1]) << 16 |
+                    uint32_t(iv[4 * w + 2]) << 8 | iv[4 * w + 3];
   }
-  emulate_launch(s);
+  emulate_launch(s, {in.data(), out.data(), in.size() / bb, &kern::host_tables()});
   return out;
 }
 
@@ -99,11 +91,14 @@ TEST(GpuKernelEmu, EcbVectorsBothWays) {
   }
 }
 
+// The four-block plaintext of every SP 800-38A example.
+constexpr char kSp80038aPlaintext[] =
+    "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+    "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710";
+
 // SP 800-38A F.1.1 / F.1.5 ECB: four blocks in one launch.
 TEST(GpuKernelEmu, AesEcbMultiBlockSp80038a) {
-  const Bytes pt = hex(
-      "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
-      "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710");
+  const Bytes pt = hex(kSp80038aPlaintext);
   EXPECT_EQ(to_hex(emulate(Cipher::kAES128, Op::kEncrypt, hex("2b7e151628aed2a6abf7158809cf4f3c"), pt)),
             "3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf"
             "43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4");
@@ -124,13 +119,13 @@ struct CtrKat {
 const CtrKat kCtrVectors[] = {
     // SP 800-38A F.5.1, F.5.3, F.5.5 (counter carries out of the last byte).
     {Cipher::kAES128, "2b7e151628aed2a6abf7158809cf4f3c", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-     "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+     kSp80038aPlaintext,
      "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee"},
     {Cipher::kAES192, "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-     "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+     kSp80038aPlaintext,
      "1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faefd5ccc2c6f4ce8e941e36b26bd1ebc670d1bd1d665620abf74f78a7f6d29809585a97daec58c6b050"},
     {Cipher::kAES256, "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-     "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710",
+     kSp80038aPlaintext,
      "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c52b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6"},
     // SM4: draft-ribose-cfrg-sm4-10 A.2.5.1.
     {Cipher::kSM4, "0123456789abcdeffedcba9876543210", "000102030405060708090a0b0c0d0e0f",

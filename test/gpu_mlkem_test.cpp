@@ -24,23 +24,17 @@
 #include "gpu/launch.h"
 #include "gpucrypto/mlkem.h"
 #include "kem/core/mlkem_core.h"
+#include "test/gpu_kem_fixtures.h"
 #include "test_util.h"
 
 namespace gpucrypto::gpu {
 namespace {
 
 namespace mk = kem::mlkem;
-using Bytes = std::vector<uint8_t>;
 using test::hex;
 using test::to_hex;
 
 constexpr int kLevels[] = {512, 768, 1024};
-
-Bytes random_bytes(std::mt19937_64& rng, size_t n) {
-  Bytes b(n);
-  for (auto& x : b) x = uint8_t(rng());
-  return b;
-}
 
 struct Sz {
   size_t ek, dk, ct;
@@ -73,23 +67,13 @@ Bytes shake256(const Bytes& a, const Bytes& b, size_t outlen) {
   return out;
 }
 
-Bytes slice(const Bytes& b, size_t from, size_t len) {
-  return Bytes(b.begin() + long(from), b.begin() + long(from + len));
-}
-
 // One emulated launch of the kernel for (level, op) over the planar layout
 // (no runtime): in = the fields back to back, returns the output buffer.
 Bytes emulate(int level, MlkemOp op, size_t n, const Bytes& in) {
   const size_t total = mlkem_instance_bytes(level, op) * n;
   const size_t out_bytes = total - in.size();
   Bytes out(out_bytes, 0xee);
-  LaunchSpec s{};
-  s.mlkem_op = op;
-  s.mlkem_k = uint32_t(level_k(level));
-  s.params.in = in.data();
-  s.params.out = out.data();
-  s.params.nblocks = n;
-  emulate_launch(s);  // forwards to emulate_mlkem_launch
+  emulate_launch(MlkemLaunch{op, level_k(level)}, {in.data(), out.data(), n, nullptr});
   return out;
 }
 
@@ -414,20 +398,8 @@ INSTANTIATE_TEST_SUITE_P(Levels, MlkemAcvp, ::testing::ValuesIn(kLevels),
 
 // --- the runtime pipeline on the emulated device ------------------------------------
 
-class MlkemRuntime : public ::testing::TestWithParam<int> {
- protected:
-  void SetUp() override { use("emulate:2"); }
-  void TearDown() override {
-    unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::set_chunk_bytes(size_t(8) << 20);
-    testing::reset();
-  }
-  static void use(const char* fault) {
-    setenv("GPUCRYPTO_GPU_FAULT", fault, 1);
-    testing::reset();
-    testing::set_chunk_bytes(16 << 10);  // 3..19 instances per chunk: many chunks over 8 slots
-  }
-};
+// 3..19 instances per chunk: many chunks over the 8 slots.
+class MlkemRuntime : public EmulatedRuntime<16 << 10, ::testing::TestWithParam<int>> {};
 
 // Keygen, encaps and decaps of 40 instances through 2 emulated devices x 4
 // streams, against the CPU API.
@@ -469,30 +441,24 @@ TEST_P(MlkemRuntime, MidJobFaultLeavesPrefix) {
     size_t done = mlkem_keygen(level, n, b.seeds.data(), ek.data(), dk.data());
     EXPECT_GT(done, 0u);
     EXPECT_LT(done, n);
-    EXPECT_EQ(slice(ek, 0, done * sz.ek), slice(b.gen_ek, 0, done * sz.ek));
-    EXPECT_EQ(slice(dk, 0, done * sz.dk), slice(b.dk, 0, done * sz.dk));
-    EXPECT_EQ(slice(ek, done * sz.ek, (n - done) * sz.ek), Bytes((n - done) * sz.ek, 0x5a));
-    EXPECT_EQ(slice(dk, done * sz.dk, (n - done) * sz.dk), Bytes((n - done) * sz.dk, 0x5a));
+    expect_prefix(ek, b.gen_ek, done, sz.ek, 0x5a);
+    expect_prefix(dk, b.dk, done, sz.dk, 0x5a);
 
     use(fault);
     Bytes ct(n * sz.ct, 0x5a), ss(n * 32, 0x5a), ok(n, 0x5a);
     done = mlkem_encaps(level, n, b.ek.data(), b.m.data(), ct.data(), ss.data(), ok.data());
     EXPECT_GT(done, 0u);
     EXPECT_LT(done, n);
-    EXPECT_EQ(slice(ct, 0, done * sz.ct), slice(b.x_ct, 0, done * sz.ct));
-    EXPECT_EQ(slice(ss, 0, done * 32), slice(b.x_ss, 0, done * 32));
-    EXPECT_EQ(slice(ok, 0, done), slice(b.ek_ok, 0, done));
-    EXPECT_EQ(slice(ct, done * sz.ct, (n - done) * sz.ct), Bytes((n - done) * sz.ct, 0x5a));
-    EXPECT_EQ(slice(ss, done * 32, (n - done) * 32), Bytes((n - done) * 32, 0x5a));
-    EXPECT_EQ(slice(ok, done, n - done), Bytes(n - done, 0x5a));
+    expect_prefix(ct, b.x_ct, done, sz.ct, 0x5a);
+    expect_prefix(ss, b.x_ss, done, 32, 0x5a);
+    expect_prefix(ok, b.ek_ok, done, 1, 0x5a);
 
     use(fault);
     Bytes dss(n * 32, 0x5a);
     done = mlkem_decaps(level, n, b.dk.data(), b.ct.data(), dss.data());
     EXPECT_GT(done, 0u);
     EXPECT_LT(done, n);
-    EXPECT_EQ(slice(dss, 0, done * 32), slice(b.x_dss, 0, done * 32));
-    EXPECT_EQ(slice(dss, done * 32, (n - done) * 32), Bytes((n - done) * 32, 0x5a));
+    expect_prefix(dss, b.x_dss, done, 32, 0x5a);
     EXPECT_EQ(stats().failed_jobs, 1u);
   }
 }
@@ -522,23 +488,9 @@ INSTANTIATE_TEST_SUITE_P(Levels, MlkemRuntime, ::testing::ValuesIn(kLevels),
 
 // --- the C batch API's GPU hook (kem/mlkem/mlkem_kem.cpp) -----------------------------
 
-class MlkemBatchApi : public ::testing::Test {
+// (Batches of one never ask the hook.)
+class MlkemBatchApi : public BatchApiHook {
  protected:
-  static void SetUpTestSuite() {
-    // Read once, at the hook's first use (batches of one never ask): small
-    // enough for these test batches.
-    setenv("GPUCRYPTO_GPU_MIN_BYTES", "1k", 1);
-  }
-  void TearDown() override {
-    unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::reset();
-  }
-  static void use(const char* fault) {
-    if (fault) setenv("GPUCRYPTO_GPU_FAULT", fault, 1);
-    else unsetenv("GPUCRYPTO_GPU_FAULT");
-    testing::reset();
-    (void)usable();  // initialise now, so stats() starts from zero
-  }
   // keypair, encaps and decaps (with one tampered ciphertext) through the C
   // batch API, against single-instance calls.
   static void run_and_check(int level, size_t n, uint64_t seed) {

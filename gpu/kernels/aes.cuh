@@ -33,51 +33,42 @@ struct Aes {
     }
   }
   GPUCRYPTO_HD static void encrypt(const KeySched& ks, const Shared& sh, uint32_t (&s)[4]) {
-    const uint32_t* rk = ks.w;
-    uint32_t c0 = s[0] ^ rk[0], c1 = s[1] ^ rk[1], c2 = s[2] ^ rk[2], c3 = s[3] ^ rk[3];
+    rounds<false>(ks.w, sh, s);
+  }
+  GPUCRYPTO_HD static void decrypt(const KeySched& ks, const Shared& sh, uint32_t (&s)[4]) {
+    rounds<true>(ks.w + kAesDecOffset, sh, s);
+  }
+
+ private:
+  // The cipher (or the equivalent inverse cipher, with the Td tables and the
+  // inverse schedule loaded) over keys rk. Output column j takes row i from
+  // column j + i (ShiftRows); the inverse takes it from column j - i, which
+  // is the same computation with columns 1 and 3 swapped: c1 and c3 below
+  // stand for state columns i1 and i3.
+  template <bool kInverse>
+  GPUCRYPTO_HD static void rounds(const uint32_t* rk, const Shared& sh, uint32_t (&s)[4]) {
+    constexpr int i1 = kInverse ? 3 : 1, i3 = kInverse ? 1 : 3;
+    uint32_t c0 = s[0] ^ rk[0], c1 = s[i1] ^ rk[i1], c2 = s[2] ^ rk[2], c3 = s[i3] ^ rk[i3];
     GPUCRYPTO_PRAGMA(unroll)
     for (int r = 1; r < kNr; ++r) {
       const uint32_t* k = rk + 4 * r;
       uint32_t n0 = sh.t[0][byte_of(c0, 0)] ^ sh.t[1][byte_of(c1, 1)] ^
                     sh.t[2][byte_of(c2, 2)] ^ sh.t[3][byte_of(c3, 3)] ^ k[0];
       uint32_t n1 = sh.t[0][byte_of(c1, 0)] ^ sh.t[1][byte_of(c2, 1)] ^
-                    sh.t[2][byte_of(c3, 2)] ^ sh.t[3][byte_of(c0, 3)] ^ k[1];
+                    sh.t[2][byte_of(c3, 2)] ^ sh.t[3][byte_of(c0, 3)] ^ k[i1];
       uint32_t n2 = sh.t[0][byte_of(c2, 0)] ^ sh.t[1][byte_of(c3, 1)] ^
                     sh.t[2][byte_of(c0, 2)] ^ sh.t[3][byte_of(c1, 3)] ^ k[2];
       uint32_t n3 = sh.t[0][byte_of(c3, 0)] ^ sh.t[1][byte_of(c0, 1)] ^
-                    sh.t[2][byte_of(c1, 2)] ^ sh.t[3][byte_of(c2, 3)] ^ k[3];
+                    sh.t[2][byte_of(c1, 2)] ^ sh.t[3][byte_of(c2, 3)] ^ k[i3];
       c0 = n0, c1 = n1, c2 = n2, c3 = n3;
     }
     const uint32_t* k = rk + 4 * kNr;
     s[0] = last(sh, c0, c1, c2, c3) ^ k[0];
-    s[1] = last(sh, c1, c2, c3, c0) ^ k[1];
+    s[i1] = last(sh, c1, c2, c3, c0) ^ k[i1];
     s[2] = last(sh, c2, c3, c0, c1) ^ k[2];
-    s[3] = last(sh, c3, c0, c1, c2) ^ k[3];
-  }
-  GPUCRYPTO_HD static void decrypt(const KeySched& ks, const Shared& sh, uint32_t (&s)[4]) {
-    const uint32_t* dk = ks.w + kAesDecOffset;
-    uint32_t c0 = s[0] ^ dk[0], c1 = s[1] ^ dk[1], c2 = s[2] ^ dk[2], c3 = s[3] ^ dk[3];
-    GPUCRYPTO_PRAGMA(unroll)
-    for (int r = 1; r < kNr; ++r) {
-      const uint32_t* k = dk + 4 * r;
-      uint32_t n0 = sh.t[0][byte_of(c0, 0)] ^ sh.t[1][byte_of(c3, 1)] ^
-                    sh.t[2][byte_of(c2, 2)] ^ sh.t[3][byte_of(c1, 3)] ^ k[0];
-      uint32_t n1 = sh.t[0][byte_of(c1, 0)] ^ sh.t[1][byte_of(c0, 1)] ^
-                    sh.t[2][byte_of(c3, 2)] ^ sh.t[3][byte_of(c2, 3)] ^ k[1];
-      uint32_t n2 = sh.t[0][byte_of(c2, 0)] ^ sh.t[1][byte_of(c1, 1)] ^
-                    sh.t[2][byte_of(c0, 2)] ^ sh.t[3][byte_of(c3, 3)] ^ k[2];
-      uint32_t n3 = sh.t[0][byte_of(c3, 0)] ^ sh.t[1][byte_of(c2, 1)] ^
-                    sh.t[2][byte_of(c1, 2)] ^ sh.t[3][byte_of(c0, 3)] ^ k[3];
-      c0 = n0, c1 = n1, c2 = n2, c3 = n3;
-    }
-    const uint32_t* k = dk + 4 * kNr;
-    s[0] = last(sh, c0, c3, c2, c1) ^ k[0];
-    s[1] = last(sh, c1, c0, c3, c2) ^ k[1];
-    s[2] = last(sh, c2, c1, c0, c3) ^ k[2];
-    s[3] = last(sh, c3, c2, c1, c0) ^ k[3];
+    s[i3] = last(sh, c3, c0, c1, c2) ^ k[i3];
   }
 
- private:
   // Final round (no MixColumns): S-box of row i taken from column ci.
   GPUCRYPTO_HD static uint32_t last(const Shared& sh, uint32_t a, uint32_t b, uint32_t c,
                                     uint32_t d) {

@@ -14,20 +14,17 @@
 // ok[i] is 1 when ek i was canonical (every coefficient < q), else 0.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/gpu_kem.h"
-#include "gpu/kernels/common.cuh"
+#include "gpu/kernels/batch.cuh"
 #include "kem/core/babykyber_pke.h"
 
 namespace gpucrypto::gpu::kern {
 
 namespace bkp = kem::babykyber;
 
-struct KemParams {
-  const uint8_t* in;
-  uint8_t* out;
-  uint64_t n;  // instances in this launch
-};
+using KemParams = BatchParams;
 
 // Bytes per instance of a launch's input and output buffers.
 GPUCRYPTO_HD constexpr uint32_t kem_in_bytes(KemOp op) {
@@ -312,40 +309,21 @@ struct KemSeven {
   }
 };
 
-// Maps (op, design) to the kernel type and calls f.template operator()<K>();
-// the CUDA launcher and the host emulator share it, so both instantiate the
-// same kernels.
-template <KemOp kOp, class F>
-auto visit_kem_design(KemDesign d, F&& f) {
-  switch (d) {
-    case KemDesign::kSevenThreads:
-      return f.template operator()<KemSeven<kOp, 1>>();
-    case KemDesign::kPacked146:
-      return f.template operator()<KemSeven<kOp, kKemPacked>>();
-    case KemDesign::kThreadPerInstance:
-    default:
-      return f.template operator()<KemPerThread<kOp>>();
-  }
-}
+// The kernel type of each design.
+template <KemOp kOp, KemDesign kDesign>
+using KemKernel = std::conditional_t<kDesign == KemDesign::kThreadPerInstance, KemPerThread<kOp>,
+                                     KemSeven<kOp, kDesign == KemDesign::kSevenThreads ? 1 : kKemPacked>>;
 
+// Maps (op, design) to the kernel type and calls f.template operator()<K>()
+// (common.cuh, visit_value).
 template <class F>
 auto visit_kem(KemOp op, KemDesign d, F&& f) {
-  switch (op) {
-    case KemOp::kEncrypt:
-      return visit_kem_design<KemOp::kEncrypt>(d, f);
-    case KemOp::kDecrypt:
-      return visit_kem_design<KemOp::kDecrypt>(d, f);
-    case KemOp::kKeygen:
-    case KemOp::kNone:
-    default:
-      return visit_kem_design<KemOp::kKeygen>(d, f);
-  }
-}
-
-// Grid size for n instances.
-template <class K>
-GPUCRYPTO_HD constexpr uint32_t kem_grid(uint64_t n) {
-  return uint32_t((n + K::kInstancesPerBlock - 1) / K::kInstancesPerBlock);
+  return visit_value<KemOp::kEncrypt, KemOp::kDecrypt, KemOp::kKeygen>(op, [&]<KemOp kOp>() {
+    return visit_value<KemDesign::kSevenThreads, KemDesign::kPacked146,
+                       KemDesign::kThreadPerInstance>(d, [&]<KemDesign kD>() {
+      return f.template operator()<KemKernel<kOp, kD>>();
+    });
+  });
 }
 
 }  // namespace gpucrypto::gpu::kern

@@ -35,6 +35,22 @@ struct ThreadCtx {
   GPUCRYPTO_HD uint64_t global() const { return uint64_t(block) * block_dim + thread; }
 };
 
+// Calls f.template operator()<V>() for the V among kValues equal to v. The
+// last value also takes anything else: the enums passed here are closed, so
+// that is only ever a value cast from out of range. Host code: it maps a
+// launch's runtime fields (op, design, K) to a kernel type, and the CUDA
+// launchers and the host grid emulator both go through it, so both
+// instantiate the same kernels.
+template <auto kFirst, auto... kRest, class F>
+auto visit_value(decltype(kFirst) v, F&& f) {
+  if constexpr (sizeof...(kRest) == 0) {
+    return f.template operator()<kFirst>();
+  } else {
+    if (v == kFirst) return f.template operator()<kFirst>();
+    return visit_value<kRest...>(v, f);
+  }
+}
+
 // Shared-memory type of kernels that need none.
 struct NoShared {
   uint32_t unused;

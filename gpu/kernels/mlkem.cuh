@@ -46,7 +46,7 @@
 #include <type_traits>
 
 #include "gpu/gpu_mlkem.h"
-#include "gpu/kernels/common.cuh"
+#include "gpu/kernels/batch.cuh"
 // kem/core/mlkem_keccak.h carries "#pragma GCC unroll" hints for g++, which the
 // CUDA front end reports as unknown (#1675) under -Werror=all-warnings.
 #if defined(__CUDACC__)
@@ -61,11 +61,7 @@ namespace gpucrypto::gpu::kern {
 
 namespace mk = kem::mlkem;
 
-struct MlkemParams {
-  const uint8_t* in;
-  uint8_t* out;
-  uint64_t n;  // instances in this launch
-};
+using MlkemParams = BatchParams;
 
 inline constexpr uint32_t kMlkemLanes = 128;            // threads per instance
 inline constexpr uint32_t kMlkemMaxInstances = 4;       // 512-thread blocks at most
@@ -559,39 +555,25 @@ struct MlkemHashPass {
   }
 };
 
-// Maps (op, K) to the kernel type and calls f.template operator()<Kernel>();
-// the CUDA launcher and the host emulator share it.
-template <MlkemOp kOp, class F>
-auto visit_mlkem_k(int k, F&& f) {
-  switch (k) {
-    case 3:
-      return f.template operator()<MlkemKernel<3, kOp>>();
-    case 4:
-      return f.template operator()<MlkemKernel<4, kOp>>();
-    case 2:
-    default:
-      return f.template operator()<MlkemKernel<2, kOp>>();
-  }
-}
-
+// Maps (op, K) to the main kernel's type and calls f.template
+// operator()<Kernel>() (common.cuh, visit_value).
 template <class F>
 auto visit_mlkem(MlkemOp op, int k, F&& f) {
-  switch (op) {
-    case MlkemOp::kEncaps:
-      return visit_mlkem_k<MlkemOp::kEncaps>(k, f);
-    case MlkemOp::kDecaps:
-      return visit_mlkem_k<MlkemOp::kDecaps>(k, f);
-    case MlkemOp::kKeygen:
-    case MlkemOp::kNone:
-    default:
-      return visit_mlkem_k<MlkemOp::kKeygen>(k, f);
-  }
+  return visit_value<MlkemOp::kEncaps, MlkemOp::kDecaps, MlkemOp::kKeygen>(op, [&]<MlkemOp kOp>() {
+    return visit_value<3, 4, 2>(k, [&]<int kK>() { return f.template operator()<MlkemKernel<kK, kOp>>(); });
+  });
 }
 
-// Grid size for n instances.
-template <class Kernel>
-GPUCRYPTO_HD constexpr uint32_t mlkem_grid(uint64_t n) {
-  return uint32_t((n + Kernel::kInstancesPerBlock - 1) / Kernel::kInstancesPerBlock);
+// Calls f.template operator()<X>() for the two kernels of main kernel Kn's
+// launch, in stream order (the hash pass before or after it), the second
+// only when the first returned 0; returns the last result.
+template <class Kn, class F>
+int each_mlkem_pass(F&& f) {
+  using H = typename Kn::HashPass;
+  using First = std::conditional_t<H::kBeforeMain, H, Kn>;
+  using Second = std::conditional_t<H::kBeforeMain, Kn, H>;
+  const int rc = f.template operator()<First>();
+  return rc != 0 ? rc : f.template operator()<Second>();
 }
 
 }  // namespace gpucrypto::gpu::kern

@@ -36,47 +36,46 @@ def short(name):
     return f"{cls}{'<' + rounds + '>' if rounds else ''} {['ecb-enc', 'ecb-dec', 'ctr'][op]}"
 
 
+def sass_line(line):
+    """(kernel name, None) at a function header, (None, mnemonic) for a
+    counted instruction, (None, None) otherwise."""
+    m = re.search(r"Function : (\S+)", line)
+    if m:
+        return m.group(1), None
+    m = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+    if not m or SASS_SKIP.match(m.group(1)):
+        return None, None
+    return None, m.group(1)
+
+
+def ptx_line(line):
+    """The same for PTX: the instruction text without its predicate."""
+    s = line.strip()
+    m = re.match(r"\.entry (\S+)\(", s)
+    if m:
+        return m.group(1), None
+    if not s or s.startswith(("//", ".", "$", "{", "}", ")")):
+        return None, None
+    s = re.sub(r"^@!?%p\d+\s+", "", s)
+    return (None, None) if PTX_SKIP.match(s) else (None, s)
+
+
+def classify(op, sass):
+    """Which counter an instruction adds to besides "all": shared-memory
+    loads (lds), global loads/stores and shared stores (mem), the rest (alu)."""
+    lds, mem = (("LDS",), ("LDG", "STG")) if sass else (("ld.shared",), ("ld.global", "st.global", "st.shared"))
+    return "lds" if op.startswith(lds) else "mem" if op.startswith(mem) else "alu"
+
+
 def parse(path, sass):
     kernels, cur = {}, None
     for line in open(path, errors="replace"):
-        if sass:
-            m = re.search(r"Function : (\S+)", line)
-            if m:
-                cur = kernels.setdefault(short(m.group(1)), {"alu": 0, "lds": 0, "mem": 0, "all": 0})
-                continue
-            m = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
-            if not m or cur is None:
-                continue
-            op = m.group(1)
-            if SASS_SKIP.match(op):
-                continue
+        name, op = (sass_line if sass else ptx_line)(line)
+        if name:
+            cur = kernels.setdefault(short(name), {"alu": 0, "lds": 0, "mem": 0, "all": 0})
+        elif op is not None and cur is not None:
             cur["all"] += 1
-            if op.startswith("LDS"):
-                cur["lds"] += 1
-            elif op.startswith(("LDG", "STG")):
-                cur["mem"] += 1
-            else:
-                cur["alu"] += 1
-        else:
-            m = re.match(r"\.entry (\S+)\(", line.strip())
-            if m:
-                cur = kernels.setdefault(short(m.group(1)), {"alu": 0, "lds": 0, "mem": 0, "all": 0})
-                continue
-            s = line.strip()
-            if cur is None or not s or s.startswith(("//", ".", "$", "{", "}", ")")):
-                continue
-            s = re.sub(r"^@!?%p\d+\s+", "", s)
-            if PTX_SKIP.match(s):
-                continue
-            cur["all"] += 1
-            if s.startswith("ld.shared"):
-                cur["lds"] += 1
-            elif s.startswith(("ld.global", "st.global")):
-                cur["mem"] += 1
-            elif s.startswith("st.shared"):
-                cur["mem"] += 1
-            else:
-                cur["alu"] += 1
+            cur[classify(op, sass)] += 1
     return kernels
 
 

@@ -50,7 +50,7 @@ GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
   for (int i = 0; i < N; ++i) x[i] = _mm_aesdeclast_si128(x[i], k[Nr]);
 }
 
-template <int Nr, bool Decrypt>
+template <int /*Nb*/, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
@@ -86,7 +86,7 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
 // the low qword) so PADDQ advances them; PSHUFB reverses the 16 bytes into the
 // big-endian block. The counter is public (it is the IV), so choosing the
 // path by whether the low 64 bits wrap inside a batch leaks nothing secret.
-template <int Nr>
+template <int /*Nb*/, int Nr>
 void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(ks->enc, k);
@@ -132,32 +132,24 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
-// The kernels simd_modes.h dispatches to.
-struct Kernel {
-  using Shapes = rijndael_impl::Shapes<410, 412, 414>;
-  template <int Nb, int Nr, bool kDecrypt>
-  static void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ecb<Nr, kDecrypt>(ks, in, out, n);
-  }
-  template <int Nb, int Nr>
-  static void ctr(const KeySched* ks, uint8_t* c, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ctr<Nr>(ks, c, in, out, n);
-  }
-};
+using KernelShapes = Shapes<410, 412, 414>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
 
 }  // namespace
 
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  simd_ecb<Kernel, false>(ks, in, out, n);
+  ecb_hook<false>(ks, in, out, n);
 }
 void aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  simd_ecb<Kernel, true>(ks, in, out, n);
+  ecb_hook<true>(ks, in, out, n);
 }
 void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
-  simd_ctr<Kernel>(ks, ctr_block, in, out, n);
+  ctr_hook(ks, ctr_block, in, out, n);
 }
 
-constinit const CipherHw kAesAesniHw = {"aesni",       compiled_features(), sizeof(KeySched), kBatch,
-                                        setkey_nb4,    aesni_encrypt,       aesni_decrypt,    aesni_ctr};
+// The hooks above, so that vaes512.cpp's small calls reach them directly.
+constinit const CipherHw kAesAesniHw = {"aesni",    compiled_features(), sizeof(KeySched), kBatch,
+                                        setkey_nb4, aesni_encrypt,       aesni_decrypt,    aesni_ctr};
 
 }  // namespace gpucrypto::rijndael_impl

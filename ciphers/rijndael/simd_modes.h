@@ -1,6 +1,7 @@
 // What the Rijndael SIMD files (aesni.cpp, vaes512.cpp, wide_aesni.cpp,
 // wide_vaes512.cpp) share: the dispatch of a key schedule's shape to the
-// kernel compiled for it, and the wide-block ShiftRows mapping. ISA files
+// kernel compiled for it (the hooks themselves: simd_hooks.inc), and the
+// wide-block ShiftRows mapping. ISA files
 // only (platform/isa.h: anonymous namespace, one copy per file).
 #pragma once
 #include <cstddef>
@@ -17,13 +18,10 @@ namespace {
 template <unsigned... kShapes>
 struct Shapes {};
 
-// A kernel K provides `using Shapes = Shapes<...>` (the shapes it is compiled
-// for) and
-//   template <int Nb, int Nr, bool kDecrypt> static void ecb(ks, in, out, n);
-//   template <int Nb, int Nr> static void ctr(ks, ctr, in, out, n);
-// Other schedules (Nk = 5, 7: test-only) run on the reference. The shape is
-// public (it follows from the algorithm).
-template <class K, class Run, class Other, unsigned... kShapes>
+// Calls run.template operator()<Nb, Nr>() for the schedule's shape when it is
+// one of kShapes, else other(). The shape is public (it follows from the
+// algorithm).
+template <class Run, class Other, unsigned... kShapes>
 GPUCRYPTO_ALWAYS_INLINE void on_shape(const KeySched* ks, Shapes<kShapes...>, Run&& run,
                                       Other&& other) {
   // AES kernels (one Nb) only need to look at Nr.
@@ -34,26 +32,6 @@ GPUCRYPTO_ALWAYS_INLINE void on_shape(const KeySched* ks, Shapes<kShapes...>, Ru
                        (run.template operator()<kShapes / 100, kShapes % 100>(), true)) ||
                       ...);
   if (!found) other();
-}
-
-template <class K, bool kDecrypt>
-void simd_ecb(const void* vks, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = static_cast<const KeySched*>(vks);
-  on_shape<K>(
-      ks, typename K::Shapes{},
-      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { K::template ecb<Nb, Nr, kDecrypt>(ks, in, out, n); },
-      [&]() GPUCRYPTO_INLINE_LAMBDA {
-        kDecrypt ? ref_decrypt(vks, in, out, n) : ref_encrypt(vks, in, out, n);
-      });
-}
-
-template <class K>
-void simd_ctr(const void* vks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = static_cast<const KeySched*>(vks);
-  on_shape<K>(
-      ks, typename K::Shapes{},
-      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { K::template ctr<Nb, Nr>(ks, ctr_block, in, out, n); },
-      [&]() GPUCRYPTO_INLINE_LAMBDA { ref_ctr(vks, ctr_block, in, out, n); });
 }
 
 // --- wide blocks (Nb = 6, 8): ShiftRows on AESENC -------------------------

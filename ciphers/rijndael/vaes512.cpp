@@ -67,7 +67,7 @@ __mmask8 tail_mask(size_t n, int i) {
   return __mmask8((1u << (2 * blocks)) - 1);
 }
 
-template <int Nr, bool Decrypt>
+template <int /*Nb*/, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
@@ -128,7 +128,7 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
   for (int i = 0; i < kRegs; ++i) x[i] = _mm512_shuffle_epi8(_mm512_load_si512(le + 8 * i), bswap);
 }
 
-template <int Nr>
+template <int /*Nb*/, int Nr>
 void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i k[Nr + 1];
   load_keys<Nr>(ks->enc, k);
@@ -170,40 +170,28 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
-// The kernels simd_modes.h dispatches to.
-struct Kernel {
-  using Shapes = rijndael_impl::Shapes<410, 412, 414>;
-  template <int Nb, int Nr, bool kDecrypt>
-  static void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ecb<Nr, kDecrypt>(ks, in, out, n);
-  }
-  template <int Nb, int Nr>
-  static void ctr(const KeySched* ks, uint8_t* c, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ctr<Nr>(ks, c, in, out, n);
-  }
-};
+using KernelShapes = Shapes<410, 412, 414>;
 
-}  // namespace
-
-namespace {
+#include "ciphers/rijndael/simd_hooks.inc"
 
 // A few blocks: the 128-bit AES-NI path avoids broadcasting every round key
 // to zmm (per-call cost that dominates 16-byte updates).
 template <bool kDecrypt>
-void encrypt_or_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
+void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
   if (n < kSmallCall) return kDecrypt ? aesni_decrypt(ks, in, out, n) : aesni_encrypt(ks, in, out, n);
-  simd_ecb<Kernel, kDecrypt>(ks, in, out, n);
+  ecb_hook<kDecrypt>(ks, in, out, n);
 }
 
-void ctr_hook(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
+void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
+                     size_t n) {
   if (n < kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
-  simd_ctr<Kernel>(ks, ctr_block, in, out, n);
+  ctr_hook(ks, ctr_block, in, out, n);
 }
 
 }  // namespace
 
 constinit const CipherHw kAesVaes512Hw = {"vaes512", compiled_features(), sizeof(KeySched), kBatch,
-                                          setkey_nb4, encrypt_or_decrypt<false>,
-                                          encrypt_or_decrypt<true>, ctr_hook};
+                                          setkey_nb4, small_first_ecb<false>,
+                                          small_first_ecb<true>, small_first_ctr};
 
 }  // namespace gpucrypto::rijndael_impl

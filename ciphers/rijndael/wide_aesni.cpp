@@ -234,27 +234,14 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   }
 }
 
-// The kernels simd_modes.h dispatches to.
-struct Kernel {
-  using Shapes = rijndael_impl::Shapes<612, 614, 814>;
-  template <int Nb, int Nr, bool kDecrypt>
-  static void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ecb<Nb, Nr, kDecrypt>(ks, in, out, n);
-  }
-  template <int Nb, int Nr>
-  static void ctr(const KeySched* ks, uint8_t* c, const uint8_t* in, uint8_t* out, size_t n) {
-    rijndael_impl::ctr<Nb, Nr>(ks, c, in, out, n);
-  }
-};
+using KernelShapes = Shapes<612, 614, 814>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
 
 }  // namespace
 
 // One implementation per block size (its setkey); the hooks serve both.
-constinit const CipherHw kNb6AesniHw = {"aesni",     compiled_features(), sizeof(KeySched),
-                                        kBlocks,     setkey_nb6,          simd_ecb<Kernel, false>,
-                                        simd_ecb<Kernel, true>, simd_ctr<Kernel>};
-constinit const CipherHw kNb8AesniHw = {"aesni",     compiled_features(), sizeof(KeySched),
-                                        kBlocks,     setkey_nb8,          simd_ecb<Kernel, false>,
-                                        simd_ecb<Kernel, true>, simd_ctr<Kernel>};
+constinit const CipherHw kNb6AesniHw = simd_hw("aesni", kBlocks, setkey_nb6);
+constinit const CipherHw kNb8AesniHw = simd_hw("aesni", kBlocks, setkey_nb8);
 
 }  // namespace gpucrypto::rijndael_impl

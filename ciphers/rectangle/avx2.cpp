@@ -9,13 +9,16 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ciphers/rectangle/simd_modes.h"
+#include "ciphers/rectangle/simd.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::rectangle {
 namespace {
 
 constexpr size_t kGroupBlocks = 16;  // blocks per row register
 constexpr int kGroups = 3;           // groups interleaved in the main loop
+constexpr bool kFoldComplements = true;  // see simd_modes.inc
+using V = __m256i;
 
 GPUCRYPTO_ALWAYS_INLINE __m256i bcast(uint32_t k) { return _mm256_set1_epi32(int(k)); }
 GPUCRYPTO_ALWAYS_INLINE __m256i x_or(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
@@ -162,77 +165,28 @@ GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint
   }
 }
 
-// --- ECB -----------------------------------------------------------------
-
-template <int G, bool kEncrypt>
-GPUCRYPTO_ALWAYS_INLINE void ecb_groups(const SimdRoundKeys* ks, const uint8_t* in, uint8_t* out) {
-  __m256i s[G][4];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) bytes_to_rows(in + 128 * g, s[g]);
-  if (kEncrypt) {
-    encrypt_rows<G>(ks, s);
-  } else {
-    decrypt_rows<G>(ks, s);
-  }
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes(s[g], out + 128 * g);
-}
-
-// --- CTR -----------------------------------------------------------------
-// As in avx512.cpp: R0..R2 are broadcasts of the counter's upper 48 bits and
-// R3 = low 16 bits + block index while those do not wrap inside the step;
-// otherwise the counter blocks are written out and converted like data.
+// --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
 template <int G>
-GPUCRYPTO_ALWAYS_INLINE void counter_rows(uint64_t c, __m256i (&s)[G][4]) {
-  if ((c & 0xffff) <= 0x10000 - kGroupBlocks * G) {
-    // Block index of each 16-bit lane after bytes_to_rows.
-    const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
-    const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
-    const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
-    const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
+GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
+  // Block index of each 16-bit lane after bytes_to_rows.
+  const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
+  const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
+  const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
 #pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) {
-      s[g][0] = r0;
-      s[g][1] = r1;
-      s[g][2] = r2;
-      s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
-    }
-  } else {
-    alignas(32) uint8_t buf[8 * kGroupBlocks * G];
-    for (size_t j = 0; j < kGroupBlocks * G; ++j) store_be64(buf + 8 * j, c + j);
-#pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) bytes_to_rows(buf + 128 * g, s[g]);
+  for (int g = 0; g < G; ++g) {
+    s[g][0] = r0;
+    s[g][1] = r1;
+    s[g][2] = r2;
+    s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
   }
 }
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys* ks, uint64_t c, const uint8_t* in, uint8_t* out) {
-  __m256i s[G][4];
-  counter_rows<G>(c, s);
-  encrypt_rows<G>(ks, s);
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes_xor(s[g], in + 128 * g, out + 128 * g);
-}
-
-// The kernel simd_modes.h drives.
-struct Kernel {
-  static constexpr size_t kGroupBlocks = rectangle::kGroupBlocks;
-  static constexpr int kGroups = rectangle::kGroups;
-  static constexpr bool kFoldComplements = true;
-  template <int G, bool kEncrypt>
-  static GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys* ks, const uint8_t* in, uint8_t* out) {
-    ecb_groups<G, kEncrypt>(ks, in, out);
-  }
-  template <int G>
-  static GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys* ks, uint64_t c, const uint8_t* in,
-                                          uint8_t* out) {
-    ctr_groups<G>(ks, c, in, out);
-  }
-};
+#include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx2Hw = simd_hw<Kernel>("avx2");
+constinit const CipherHw kAvx2Hw = simd_hw("avx2");
 
 }  // namespace gpucrypto::rectangle

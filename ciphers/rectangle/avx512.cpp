@@ -10,13 +10,16 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ciphers/rectangle/simd_modes.h"
+#include "ciphers/rectangle/simd.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::rectangle {
 namespace {
 
 constexpr size_t kGroupBlocks = 32;  // blocks per row register
 constexpr int kGroups = 4;           // groups interleaved in the main loop
+constexpr bool kFoldComplements = false;  // see simd_modes.inc
+using V = __m512i;
 
 GPUCRYPTO_ALWAYS_INLINE __m512i bcast(uint32_t k) { return _mm512_set1_epi32(int(k)); }
 
@@ -203,79 +206,29 @@ GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m512i (&r)[4], const uint
   }
 }
 
-// --- ECB -----------------------------------------------------------------
-
-template <int G, bool kEncrypt>
-GPUCRYPTO_ALWAYS_INLINE void ecb_groups(const SimdRoundKeys* ks, const uint8_t* in, uint8_t* out) {
-  __m512i s[G][4];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) bytes_to_rows(in + 256 * g, s[g]);
-  if (kEncrypt) {
-    encrypt_rows<G>(ks, s);
-  } else {
-    decrypt_rows<G>(ks, s);
-  }
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes(s[g], out + 256 * g);
-}
-
-// --- CTR -----------------------------------------------------------------
-// The 8-byte block is the whole counter, R0 its top 16 bits and R3 its low
-// 16 bits. While the low 16 bits do not wrap inside a batch, R0..R2 are
-// broadcasts and R3 = low + lane index; otherwise (one batch in ~680) the
-// counter blocks are written out exactly and converted like data.
+// --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
 template <int G>
-GPUCRYPTO_ALWAYS_INLINE void counter_rows(uint64_t c, __m512i (&s)[G][4]) {
-  if ((c & 0xffff) <= 0x10000 - kGroupBlocks * G) {
-    const __m512i iota =
-        _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
-                         12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i r0 = _mm512_set1_epi16(short(c >> 48));
-    const __m512i r1 = _mm512_set1_epi16(short(c >> 32));
-    const __m512i r2 = _mm512_set1_epi16(short(c >> 16));
+GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
+  const __m512i iota =
+      _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
+                       12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i r0 = _mm512_set1_epi16(short(c >> 48));
+  const __m512i r1 = _mm512_set1_epi16(short(c >> 32));
+  const __m512i r2 = _mm512_set1_epi16(short(c >> 16));
 #pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) {
-      s[g][0] = r0;
-      s[g][1] = r1;
-      s[g][2] = r2;
-      s[g][3] = _mm512_add_epi16(_mm512_set1_epi16(short(c + kGroupBlocks * g)), iota);
-    }
-  } else {
-    alignas(64) uint8_t buf[8 * kGroupBlocks * G];
-    for (size_t j = 0; j < kGroupBlocks * G; ++j) store_be64(buf + 8 * j, c + j);
-#pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) bytes_to_rows(buf + 256 * g, s[g]);
+  for (int g = 0; g < G; ++g) {
+    s[g][0] = r0;
+    s[g][1] = r1;
+    s[g][2] = r2;
+    s[g][3] = _mm512_add_epi16(_mm512_set1_epi16(short(c + kGroupBlocks * g)), iota);
   }
 }
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys* ks, uint64_t c, const uint8_t* in, uint8_t* out) {
-  __m512i s[G][4];
-  counter_rows<G>(c, s);
-  encrypt_rows<G>(ks, s);
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes_xor(s[g], in + 256 * g, out + 256 * g);
-}
-
-// The kernel simd_modes.h drives.
-struct Kernel {
-  static constexpr size_t kGroupBlocks = rectangle::kGroupBlocks;
-  static constexpr int kGroups = rectangle::kGroups;
-  static constexpr bool kFoldComplements = false;
-  template <int G, bool kEncrypt>
-  static GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys* ks, const uint8_t* in, uint8_t* out) {
-    ecb_groups<G, kEncrypt>(ks, in, out);
-  }
-  template <int G>
-  static GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys* ks, uint64_t c, const uint8_t* in,
-                                          uint8_t* out) {
-    ctr_groups<G>(ks, c, in, out);
-  }
-};
+#include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx512Hw = simd_hw<Kernel>("avx512");
+constinit const CipherHw kAvx512Hw = simd_hw("avx512");
 
 }  // namespace gpucrypto::rectangle

@@ -14,7 +14,7 @@ namespace gpucrypto::rectangle {
 // dword broadcasts). dec[r] (1 <= r <= 25) is K_r passed through the inverse
 // ShiftRow, so the decryption round can merge its key into the rotation like
 // encryption does; dec[0] is K_0. The AVX2 path also folds complements its
-// S-box circuits leave into these keys (avx2.cpp).
+// S-box circuits leave into these keys (simd_modes.inc).
 struct SimdRoundKeys {
   uint32_t enc[kRoundKeys][4];
   uint32_t dec[kRoundKeys][4];

@@ -23,11 +23,7 @@ using V = __m256i;
 constexpr size_t kBatch = 64;
 constexpr size_t kBatchBytes = 16 * kBatch;
 
-// Register renaming as in avx512.cpp: output bit i of the S-box is left in
-// the slot of input bit kSigma[i]; MixColumns rotates the rows' slots.
-constexpr int kSigma[8] = {2, 7, 6, 1, 3, 0, 4, 5};
-constexpr int bit_slot(int k, int i) { return k == 0 ? i : bit_slot(k - 1, kSigma[i]); }
-constexpr int row_slot(int k, int r) { return (r - k % 4 + 4) % 4; }
+// Register renaming: bit_slot / row_slot (simd_modes.h).
 
 GPUCRYPTO_ALWAYS_INLINE V vxor(V a, V b) { return _mm256_xor_si256(a, b); }
 
@@ -37,16 +33,10 @@ GPUCRYPTO_ALWAYS_INLINE void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
   b0 = vxor(b0, _mm256_and_si256(b3, b2));
 }
 GPUCRYPTO_ALWAYS_INLINE void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x0, x2, x3, x4, x6, x7);  // labels x0 x1 x2 x3 x4 x5 x6 x7
-  nor_xor(x5, x0, x4, x6, x1, x2);  // labels x5 x3 x0 x4 x6 x7 x1 x2
-  nor_xor(x7, x5, x6, x1, x3, x0);  // labels x7 x4 x5 x6 x1 x2 x3 x0
-  nor_xor(x2, x7, x1, x3, x4, x5);  // labels x2 x6 x7 x1 x3 x0 x4 x5
+  sbox_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 GPUCRYPTO_ALWAYS_INLINE void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x2, x7, x1, x3, x4, x5);
-  nor_xor(x7, x5, x6, x1, x3, x0);
-  nor_xor(x5, x0, x4, x6, x1, x2);
-  nor_xor(x0, x2, x3, x4, x6, x7);
+  sbox_inv_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 
 // Rotations of every dword left by 8, 16, 24 bits (ShiftRows on rows 1..3)

@@ -36,17 +36,6 @@ using V = __m512i;
 constexpr size_t kBatch = 128;
 constexpr size_t kBatchBytes = 16 * kBatch;
 
-// --- register renaming ----------------------------------------------------
-// After one S-box, output bit i sits in the register that held input bit
-// kSigma[i] (the circuit updates bits in place and only relabels them).
-constexpr int kSigma[8] = {2, 7, 6, 1, 3, 0, 4, 5};
-// Register slot of logical bit i after k rounds (kSigma has order 8).
-constexpr int bit_slot(int k, int i) { return k == 0 ? i : bit_slot(k - 1, kSigma[i]); }
-// Register slot of logical row r after k rounds: MixColumns leaves the new
-// rows (0,1,2,3) in the registers of the old rows (3,0,1,2).
-constexpr int row_slot(int k, int r) { return (r - k % 4 + 4) % 4; }
-static_assert(bit_slot(8, 0) == 0 && bit_slot(8, 5) == 5 && row_slot(8, 3) == 3);
-
 template <int Imm>
 GPUCRYPTO_ALWAYS_INLINE V tern(V a, V b, V c) {
   return _mm512_ternarylogic_epi32(a, b, c, Imm);
@@ -60,20 +49,11 @@ GPUCRYPTO_ALWAYS_INLINE void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
   b4 = tern<kNorXor>(b4, b7, b6);
   b0 = tern<kNorXor>(b0, b3, b2);
 }
-// The four layers with the labels after 0..3 bit permutations
-// (new bit i = old bit {5,3,0,4,6,7,1,2}[i]); output bit i ends in x[kSigma[i]].
 GPUCRYPTO_ALWAYS_INLINE void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x0, x2, x3, x4, x6, x7);  // labels x0 x1 x2 x3 x4 x5 x6 x7
-  nor_xor(x5, x0, x4, x6, x1, x2);  // labels x5 x3 x0 x4 x6 x7 x1 x2
-  nor_xor(x7, x5, x6, x1, x3, x0);  // labels x7 x4 x5 x6 x1 x2 x3 x0
-  nor_xor(x2, x7, x1, x3, x4, x5);  // labels x2 x6 x7 x1 x3 x0 x4 x5
+  sbox_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
-// Each layer is an involution; undo them in reverse order.
 GPUCRYPTO_ALWAYS_INLINE void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x2, x7, x1, x3, x4, x5);
-  nor_xor(x7, x5, x6, x1, x3, x0);
-  nor_xor(x5, x0, x4, x6, x1, x2);
-  nor_xor(x0, x2, x3, x4, x6, x7);
+  sbox_inv_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 
 template <int K>

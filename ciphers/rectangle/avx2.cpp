@@ -8,76 +8,32 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "ciphers/block_cipher.h"
-#include "ciphers/rectangle/ref.h"
 #include "ciphers/rectangle/simd.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::rectangle {
 namespace {
 
-// The state must stay in registers across the conversions and all rounds.
-#define INLINE __attribute__((always_inline)) inline
-
 constexpr size_t kGroupBlocks = 16;  // blocks per row register
 constexpr int kGroups = 3;           // groups interleaved in the main loop
-constexpr size_t kBatchBlocks = kGroupBlocks * kGroups;
-static_assert(kBatchBlocks == kAvx2BatchBlocks);
+constexpr bool kFoldComplements = true;  // see simd_modes.inc
+using V = __m256i;
 
-// Round keys with each 16-bit row duplicated into a dword (vpbroadcastd).
-// Without vpternlog the S-box circuits leave some outputs complemented;
-// rather than spend NOTs, the complement is folded into the key added next:
-//  * encryption: S leaves rows 1 and 2 complemented, so enc[r] (r >= 1) has
-//    rows 1 and 2 complemented;
-//  * decryption: dec[r] (1 <= r <= 25) is K_r through the inverse ShiftRow
-//    (merged like the encryption's key), and S^-1 leaves rows 0 and 3
-//    complemented, so dec[r] (r <= 24) has rows 0 and 3 complemented.
-struct Schedule {
-  uint32_t enc[kRoundKeys][4];
-  uint32_t dec[kRoundKeys][4];
-};
-static_assert(sizeof(Schedule) == kSimdScheduleBytes);
-
-uint16_t rotr16(uint16_t x, int k) { return uint16_t(x >> k | x << (16 - k)); }
-uint32_t dup16(uint16_t x) { return uint32_t(x) << 16 | x; }
-
-void setkey(void* ks, const uint8_t* key, size_t keylen, bool /*with_decrypt*/) {
-  RoundKeys rk;
-  expand_key(key, keylen, &rk);
-  Schedule* s = static_cast<Schedule*>(ks);
-  for (int r = 0; r < kRoundKeys; ++r) {
-    const uint16_t* k = rk.k[r];
-    const uint16_t enc_not = r != 0 ? 0xffff : 0;
-    s->enc[r][0] = dup16(k[0]);
-    s->enc[r][1] = dup16(uint16_t(k[1] ^ enc_not));
-    s->enc[r][2] = dup16(uint16_t(k[2] ^ enc_not));
-    s->enc[r][3] = dup16(k[3]);
-    const bool rot = r != 0;
-    const uint16_t dec_not = r != kRounds ? 0xffff : 0;
-    s->dec[r][0] = dup16(uint16_t(k[0] ^ dec_not));
-    s->dec[r][1] = dup16(rot ? rotr16(k[1], 1) : k[1]);
-    s->dec[r][2] = dup16(rot ? rotr16(k[2], 12) : k[2]);
-    s->dec[r][3] = dup16(uint16_t((rot ? rotr16(k[3], 13) : k[3]) ^ dec_not));
-  }
-  volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(&rk);
-  for (size_t i = 0; i < sizeof rk; ++i) p[i] = 0;
-}
-
-INLINE __m256i bcast(uint32_t k) { return _mm256_set1_epi32(int(k)); }
-INLINE __m256i x_or(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-INLINE __m256i andn(__m256i a, __m256i b) { return _mm256_andnot_si256(a, b); }  // ~a & b
+GPUCRYPTO_ALWAYS_INLINE __m256i bcast(uint32_t k) { return _mm256_set1_epi32(int(k)); }
+GPUCRYPTO_ALWAYS_INLINE __m256i x_or(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+GPUCRYPTO_ALWAYS_INLINE __m256i andn(__m256i a, __m256i b) { return _mm256_andnot_si256(a, b); }  // ~a & b
 
 // (x <<< K) ^ k on 16-bit lanes.
 template <int K>
-INLINE __m256i rotl_xor(__m256i x, __m256i k) {
+GPUCRYPTO_ALWAYS_INLINE __m256i rotl_xor(__m256i x, __m256i k) {
   return x_or(_mm256_or_si256(_mm256_slli_epi16(x, K), _mm256_srli_epi16(x, 16 - K)), k);
 }
 
 // S = 6 5 C A 1 E 7 9 B 0 3 D 8 F 4 2 on every column (a0 = row 0 = least
 // significant nibble bit): the designers' 12-operation circuit with its NOT
 // pushed into and-not and the outputs; returns b0, ~b1, ~b2, b3.
-INLINE void sbox(__m256i (&a)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void sbox(__m256i (&a)[4]) {
   const __m256i t3 = x_or(a[2], a[3]);
   const __m256i b0 = x_or(andn(a[1], a[0]), t3);
   const __m256i u = x_or(a[0], andn(a[3], a[1]));  // ~t6 = a0 ^ (a1 & ~a3)
@@ -93,7 +49,7 @@ INLINE void sbox(__m256i (&a)[4]) {
 
 // S^-1 = 9 4 F A E 1 0 6 C 7 3 8 2 B 5 D, 11 operations (exhaustive search);
 // returns ~b0, b1, b2, ~b3.
-INLINE void inv_sbox(__m256i (&a)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void inv_sbox(__m256i (&a)[4]) {
   const __m256i t4 = x_or(a[1], andn(a[0], a[3]));
   const __m256i t5 = x_or(a[3], _mm256_and_si256(a[0], a[2]));
   const __m256i y = x_or(a[2], t4);
@@ -108,7 +64,7 @@ INLINE void inv_sbox(__m256i (&a)[4]) {
 }
 
 template <int G>
-INLINE void encrypt_rows(const Schedule* ks, __m256i (&s)[G][4]) {
+GPUCRYPTO_ALWAYS_INLINE void encrypt_rows(const SimdRoundKeys* ks, __m256i (&s)[G][4]) {
 #pragma GCC unroll 4
   for (int g = 0; g < G; ++g) {
 #pragma GCC unroll 4
@@ -127,7 +83,7 @@ INLINE void encrypt_rows(const Schedule* ks, __m256i (&s)[G][4]) {
 }
 
 template <int G>
-INLINE void decrypt_rows(const Schedule* ks, __m256i (&s)[G][4]) {
+GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, __m256i (&s)[G][4]) {
   // Inverse ShiftRow rotates right by 1, 12, 13, i.e. left by 15, 4, 3.
   for (int r = kRounds; r >= 1; --r) {
 #pragma GCC unroll 4
@@ -163,7 +119,7 @@ alignas(32) constexpr uint8_t kFromRows[32] = {
 // clang-format on
 
 // The transpose is its own inverse.
-INLINE void transpose4(__m256i& x0, __m256i& x1, __m256i& x2, __m256i& x3) {
+GPUCRYPTO_ALWAYS_INLINE void transpose4(__m256i& x0, __m256i& x1, __m256i& x2, __m256i& x3) {
   const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
   const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
   x0 = _mm256_unpacklo_epi64(t0, t2);
@@ -172,7 +128,7 @@ INLINE void transpose4(__m256i& x0, __m256i& x1, __m256i& x2, __m256i& x3) {
   x3 = _mm256_unpackhi_epi64(t1, t3);
 }
 
-INLINE void bytes_to_rows(const uint8_t* in, __m256i (&r)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void bytes_to_rows(const uint8_t* in, __m256i (&r)[4]) {
   const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kToRows));
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
@@ -182,7 +138,7 @@ INLINE void bytes_to_rows(const uint8_t* in, __m256i (&r)[4]) {
   transpose4(r[0], r[1], r[2], r[3]);
 }
 
-INLINE void rows_to_blocks(const __m256i (&r)[4], __m256i (&x)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_blocks(const __m256i (&r)[4], __m256i (&x)[4]) {
   const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kFromRows));
   __m256i y0 = r[0], y1 = r[1], y2 = r[2], y3 = r[3];
   transpose4(y0, y1, y2, y3);
@@ -192,14 +148,14 @@ INLINE void rows_to_blocks(const __m256i (&r)[4], __m256i (&x)[4]) {
   x[3] = _mm256_shuffle_epi8(y3, m);
 }
 
-INLINE void rows_to_bytes(const __m256i (&r)[4], uint8_t* out) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes(const __m256i (&r)[4], uint8_t* out) {
   __m256i x[4];
   rows_to_blocks(r, x);
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i), x[i]);
 }
 
-INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint8_t* in, uint8_t* out) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint8_t* in, uint8_t* out) {
   __m256i x[4];
   rows_to_blocks(r, x);
 #pragma GCC unroll 4
@@ -209,139 +165,28 @@ INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint8_t* in, uint8_t*
   }
 }
 
-void wipe(uint8_t* p, size_t n) {
-  volatile uint8_t* v = p;
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
-}
-
-// --- ECB -----------------------------------------------------------------
-
-template <int G, bool kEncrypt>
-INLINE void ecb_groups(const Schedule* ks, const uint8_t* in, uint8_t* out) {
-  __m256i s[G][4];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) bytes_to_rows(in + 128 * g, s[g]);
-  if (kEncrypt) {
-    encrypt_rows<G>(ks, s);
-  } else {
-    decrypt_rows<G>(ks, s);
-  }
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes(s[g], out + 128 * g);
-}
-
-template <bool kEncrypt>
-void ecb(const void* ks_, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule* ks = static_cast<const Schedule*>(ks_);
-  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
-    ecb_groups<kGroups, kEncrypt>(ks, in, out);
-    in += 8 * kBatchBlocks;
-    out += 8 * kBatchBlocks;
-  }
-  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
-    ecb_groups<1, kEncrypt>(ks, in, out);
-    in += 8 * kGroupBlocks;
-    out += 8 * kGroupBlocks;
-  }
-  if (nblocks > 0) {
-    alignas(32) uint8_t buf[8 * kGroupBlocks] = {};
-    std::memcpy(buf, in, 8 * nblocks);
-    ecb_groups<1, kEncrypt>(ks, buf, buf);
-    std::memcpy(out, buf, 8 * nblocks);
-    wipe(buf, sizeof buf);
-  }
-}
-
-// --- CTR -----------------------------------------------------------------
-// As in avx512.cpp: R0..R2 are broadcasts of the counter's upper 48 bits and
-// R3 = low 16 bits + block index while those do not wrap inside the step;
-// otherwise the counter blocks are written out and converted like data.
-
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  for (int i = 7; i >= 0; --i) {
-    p[i] = uint8_t(v);
-    v >>= 8;
-  }
-}
+// --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
 template <int G>
-INLINE void counter_rows(uint64_t c, __m256i (&s)[G][4]) {
-  if ((c & 0xffff) <= 0x10000 - kGroupBlocks * G) {
-    // Block index of each 16-bit lane after bytes_to_rows.
-    const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
-    const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
-    const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
-    const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
+GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
+  // Block index of each 16-bit lane after bytes_to_rows.
+  const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
+  const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
+  const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
 #pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) {
-      s[g][0] = r0;
-      s[g][1] = r1;
-      s[g][2] = r2;
-      s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
-    }
-  } else {
-    alignas(32) uint8_t buf[8 * kGroupBlocks * G];
-    for (size_t j = 0; j < kGroupBlocks * G; ++j) store_be64(buf + 8 * j, c + j);
-#pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) bytes_to_rows(buf + 128 * g, s[g]);
+  for (int g = 0; g < G; ++g) {
+    s[g][0] = r0;
+    s[g][1] = r1;
+    s[g][2] = r2;
+    s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
   }
 }
 
-template <int G>
-INLINE void ctr_groups(const Schedule* ks, uint64_t c, const uint8_t* in, uint8_t* out) {
-  __m256i s[G][4];
-  counter_rows<G>(c, s);
-  encrypt_rows<G>(ks, s);
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes_xor(s[g], in + 128 * g, out + 128 * g);
-}
-
-void ctr(const void* ks_, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule* ks = static_cast<const Schedule*>(ks_);
-  uint64_t c = load_be64(ctr_block);
-  store_be64(ctr_block, c + nblocks);
-  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
-    ctr_groups<kGroups>(ks, c, in, out);
-    c += kBatchBlocks;
-    in += 8 * kBatchBlocks;
-    out += 8 * kBatchBlocks;
-  }
-  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
-    ctr_groups<1>(ks, c, in, out);
-    c += kGroupBlocks;
-    in += 8 * kGroupBlocks;
-    out += 8 * kGroupBlocks;
-  }
-  if (nblocks > 0) {
-    alignas(32) uint8_t buf[8 * kGroupBlocks] = {};
-    std::memcpy(buf, in, 8 * nblocks);
-    ctr_groups<1>(ks, c, buf, buf);
-    std::memcpy(out, buf, 8 * nblocks);
-    wipe(buf, sizeof buf);
-  }
-}
-
-#undef INLINE
+#include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-void avx2_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt) {
-  setkey(ks, key, keylen, with_decrypt);
-}
-void avx2_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<true>(ks, in, out, nblocks);
-}
-void avx2_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<false>(ks, in, out, nblocks);
-}
-void avx2_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ctr(ks, ctr_block, in, out, nblocks);
-}
+constinit const CipherHw kAvx2Hw = simd_hw("avx2");
 
 }  // namespace gpucrypto::rectangle

@@ -9,59 +9,24 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "ciphers/block_cipher.h"
-#include "ciphers/rectangle/ref.h"
 #include "ciphers/rectangle/simd.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::rectangle {
 namespace {
 
-// The state must stay in registers across the conversions and all rounds.
-#define INLINE __attribute__((always_inline)) inline
-
 constexpr size_t kGroupBlocks = 32;  // blocks per row register
 constexpr int kGroups = 4;           // groups interleaved in the main loop
-constexpr size_t kBatchBlocks = kGroupBlocks * kGroups;
-static_assert(kBatchBlocks == kAvx512BatchBlocks);
+constexpr bool kFoldComplements = false;  // see simd_modes.inc
+using V = __m512i;
 
-// Round keys with each 16-bit row duplicated into a dword, ready for
-// {1to16} broadcasts. dec[r] (1 <= r <= 25) is K_r passed through the
-// inverse ShiftRow, so the decryption round can merge its key into the
-// rotation's OR as encryption does; dec[0] is K_0.
-struct Schedule {
-  uint32_t enc[kRoundKeys][4];
-  uint32_t dec[kRoundKeys][4];
-};
-static_assert(sizeof(Schedule) == kSimdScheduleBytes);
-
-uint16_t rotr16(uint16_t x, int k) { return uint16_t(x >> k | x << (16 - k)); }
-uint32_t dup16(uint16_t x) { return uint32_t(x) << 16 | x; }
-
-void setkey(void* ks, const uint8_t* key, size_t keylen, bool /*with_decrypt*/) {
-  RoundKeys rk;
-  expand_key(key, keylen, &rk);
-  Schedule* s = static_cast<Schedule*>(ks);
-  for (int r = 0; r < kRoundKeys; ++r) {
-    const uint16_t* k = rk.k[r];
-    for (int i = 0; i < 4; ++i) s->enc[r][i] = dup16(k[i]);
-    const bool rot = r != 0;
-    s->dec[r][0] = dup16(k[0]);
-    s->dec[r][1] = dup16(rot ? rotr16(k[1], 1) : k[1]);
-    s->dec[r][2] = dup16(rot ? rotr16(k[2], 12) : k[2]);
-    s->dec[r][3] = dup16(rot ? rotr16(k[3], 13) : k[3]);
-  }
-  volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(&rk);
-  for (size_t i = 0; i < sizeof rk; ++i) p[i] = 0;
-}
-
-INLINE __m512i bcast(uint32_t k) { return _mm512_set1_epi32(int(k)); }
+GPUCRYPTO_ALWAYS_INLINE __m512i bcast(uint32_t k) { return _mm512_set1_epi32(int(k)); }
 
 // (x <<< K) ^ k on 16-bit lanes: the OR of the two shifts and the XOR with
 // the key are one vpternlog ((a | b) ^ c = 0x56).
 template <int K>
-INLINE __m512i rotl_xor(__m512i x, __m512i k) {
+GPUCRYPTO_ALWAYS_INLINE __m512i rotl_xor(__m512i x, __m512i k) {
   return _mm512_ternarylogic_epi32(_mm512_slli_epi16(x, K), _mm512_srli_epi16(x, 16 - K), k, 0x56);
 }
 
@@ -74,7 +39,7 @@ INLINE __m512i rotl_xor(__m512i x, __m512i k) {
 // have depth 4 and measured slower). vpternlog
 // overwrites its first operand, so each gate lists first an input that dies
 // there where one does, sparing register copies.
-INLINE void sbox(__m512i (&a)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void sbox(__m512i (&a)[4]) {
   const __m512i g0 = TERN(a[0], a[1], a[2], 0x2c);
   const __m512i g1 = TERN(a[0], a[2], a[3], 0x69);
   const __m512i g2 = TERN(a[1], a[2], a[3], 0x1a);
@@ -89,7 +54,7 @@ INLINE void sbox(__m512i (&a)[4]) {
 }
 
 // S^-1 = 9 4 F A E 1 0 6 C 7 3 8 2 B 5 D, also depth 2 with 7 gates.
-INLINE void inv_sbox(__m512i (&a)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void inv_sbox(__m512i (&a)[4]) {
   const __m512i g0 = TERN(a[0], a[1], a[2], 0x3c);
   const __m512i g1 = TERN(a[0], a[2], a[3], 0x36);
   const __m512i g2 = TERN(a[3], a[0], a[2], 0x2e);
@@ -106,7 +71,7 @@ INLINE void inv_sbox(__m512i (&a)[4]) {
 #undef TERN
 
 template <int G>
-INLINE void encrypt_rows(const Schedule* ks, __m512i (&s)[G][4]) {
+GPUCRYPTO_ALWAYS_INLINE void encrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[G][4]) {
 #pragma GCC unroll 4
   for (int g = 0; g < G; ++g) {
 #pragma GCC unroll 4
@@ -127,7 +92,7 @@ INLINE void encrypt_rows(const Schedule* ks, __m512i (&s)[G][4]) {
 }
 
 template <int G>
-INLINE void decrypt_rows(const Schedule* ks, __m512i (&s)[G][4]) {
+GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[G][4]) {
   // Inverse ShiftRow rotates right by 1, 12, 13, i.e. left by 15, 4, 3.
   for (int r = kRounds; r >= 1; --r) {
     const __m512i k0 = bcast(ks->dec[r][0]), k1 = bcast(ks->dec[r][1]);
@@ -189,16 +154,16 @@ constexpr ByteIdx kLoadQ = make_load_idx(2);
 constexpr ByteIdx kStore0 = make_store_idx(0);
 constexpr ByteIdx kStore1 = make_store_idx(1);
 
-INLINE __m512i idx(const ByteIdx& x) { return _mm512_load_si512(x.b); }
+GPUCRYPTO_ALWAYS_INLINE __m512i idx(const ByteIdx& x) { return _mm512_load_si512(x.b); }
 
 // vshufi64x2. The unmasked intrinsic's "undefined" source trips GCC 12's
 // -Wmaybe-uninitialized; an all-ones zero-mask is the same instruction.
 template <int kImm>
-INLINE __m512i shuf128(__m512i a, __m512i b) {
+GPUCRYPTO_ALWAYS_INLINE __m512i shuf128(__m512i a, __m512i b) {
   return _mm512_maskz_shuffle_i64x2(__mmask8(0xff), a, b, kImm);
 }
 
-INLINE void bytes_to_rows(const uint8_t* in, __m512i (&r)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void bytes_to_rows(const uint8_t* in, __m512i (&r)[4]) {
   const __m512i x0 = _mm512_loadu_si512(in), x1 = _mm512_loadu_si512(in + 64);
   const __m512i x2 = _mm512_loadu_si512(in + 128), x3 = _mm512_loadu_si512(in + 192);
   const __m512i ip = idx(kLoadP), iq = idx(kLoadQ);
@@ -213,7 +178,7 @@ INLINE void bytes_to_rows(const uint8_t* in, __m512i (&r)[4]) {
 }
 
 // Rows back to 4 zmm of byte blocks.
-INLINE void rows_to_blocks(const __m512i (&r)[4], __m512i (&x)[4]) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_blocks(const __m512i (&r)[4], __m512i (&x)[4]) {
   const __m512i p01 = shuf128<0x44>(r[0], r[1]);
   const __m512i p23 = shuf128<0xee>(r[0], r[1]);
   const __m512i q01 = shuf128<0x44>(r[2], r[3]);
@@ -225,14 +190,14 @@ INLINE void rows_to_blocks(const __m512i (&r)[4], __m512i (&x)[4]) {
   x[3] = _mm512_permutex2var_epi8(p23, i1, q23);
 }
 
-INLINE void rows_to_bytes(const __m512i (&r)[4], uint8_t* out) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes(const __m512i (&r)[4], uint8_t* out) {
   __m512i x[4];
   rows_to_blocks(r, x);
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) _mm512_storeu_si512(out + 64 * i, x[i]);
 }
 
-INLINE void rows_to_bytes_xor(const __m512i (&r)[4], const uint8_t* in, uint8_t* out) {
+GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m512i (&r)[4], const uint8_t* in, uint8_t* out) {
   __m512i x[4];
   rows_to_blocks(r, x);
 #pragma GCC unroll 4
@@ -241,142 +206,29 @@ INLINE void rows_to_bytes_xor(const __m512i (&r)[4], const uint8_t* in, uint8_t*
   }
 }
 
-void wipe(uint8_t* p, size_t n) {
-  volatile uint8_t* v = p;
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
-}
-
-// --- ECB -----------------------------------------------------------------
-
-template <int G, bool kEncrypt>
-INLINE void ecb_groups(const Schedule* ks, const uint8_t* in, uint8_t* out) {
-  __m512i s[G][4];
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) bytes_to_rows(in + 256 * g, s[g]);
-  if (kEncrypt) {
-    encrypt_rows<G>(ks, s);
-  } else {
-    decrypt_rows<G>(ks, s);
-  }
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes(s[g], out + 256 * g);
-}
-
-template <bool kEncrypt>
-void ecb(const void* ks_, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule* ks = static_cast<const Schedule*>(ks_);
-  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
-    ecb_groups<kGroups, kEncrypt>(ks, in, out);
-    in += 8 * kBatchBlocks;
-    out += 8 * kBatchBlocks;
-  }
-  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
-    ecb_groups<1, kEncrypt>(ks, in, out);
-    in += 8 * kGroupBlocks;
-    out += 8 * kGroupBlocks;
-  }
-  if (nblocks > 0) {
-    alignas(64) uint8_t buf[8 * kGroupBlocks] = {};
-    std::memcpy(buf, in, 8 * nblocks);
-    ecb_groups<1, kEncrypt>(ks, buf, buf);
-    std::memcpy(out, buf, 8 * nblocks);
-    wipe(buf, sizeof buf);
-  }
-}
-
-// --- CTR -----------------------------------------------------------------
-// The 8-byte block is the whole counter, R0 its top 16 bits and R3 its low
-// 16 bits. While the low 16 bits do not wrap inside a batch, R0..R2 are
-// broadcasts and R3 = low + lane index; otherwise (one batch in ~680) the
-// counter blocks are written out exactly and converted like data.
-
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  for (int i = 7; i >= 0; --i) {
-    p[i] = uint8_t(v);
-    v >>= 8;
-  }
-}
+// --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
 template <int G>
-INLINE void counter_rows(uint64_t c, __m512i (&s)[G][4]) {
-  if ((c & 0xffff) <= 0x10000 - kGroupBlocks * G) {
-    const __m512i iota =
-        _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
-                         12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i r0 = _mm512_set1_epi16(short(c >> 48));
-    const __m512i r1 = _mm512_set1_epi16(short(c >> 32));
-    const __m512i r2 = _mm512_set1_epi16(short(c >> 16));
+GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
+  const __m512i iota =
+      _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
+                       12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i r0 = _mm512_set1_epi16(short(c >> 48));
+  const __m512i r1 = _mm512_set1_epi16(short(c >> 32));
+  const __m512i r2 = _mm512_set1_epi16(short(c >> 16));
 #pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) {
-      s[g][0] = r0;
-      s[g][1] = r1;
-      s[g][2] = r2;
-      s[g][3] = _mm512_add_epi16(_mm512_set1_epi16(short(c + kGroupBlocks * g)), iota);
-    }
-  } else {
-    alignas(64) uint8_t buf[8 * kGroupBlocks * G];
-    for (size_t j = 0; j < kGroupBlocks * G; ++j) store_be64(buf + 8 * j, c + j);
-#pragma GCC unroll 4
-    for (int g = 0; g < G; ++g) bytes_to_rows(buf + 256 * g, s[g]);
+  for (int g = 0; g < G; ++g) {
+    s[g][0] = r0;
+    s[g][1] = r1;
+    s[g][2] = r2;
+    s[g][3] = _mm512_add_epi16(_mm512_set1_epi16(short(c + kGroupBlocks * g)), iota);
   }
 }
 
-template <int G>
-INLINE void ctr_groups(const Schedule* ks, uint64_t c, const uint8_t* in, uint8_t* out) {
-  __m512i s[G][4];
-  counter_rows<G>(c, s);
-  encrypt_rows<G>(ks, s);
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) rows_to_bytes_xor(s[g], in + 256 * g, out + 256 * g);
-}
-
-void ctr(const void* ks_, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule* ks = static_cast<const Schedule*>(ks_);
-  uint64_t c = load_be64(ctr_block);
-  store_be64(ctr_block, c + nblocks);
-  for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
-    ctr_groups<kGroups>(ks, c, in, out);
-    c += kBatchBlocks;
-    in += 8 * kBatchBlocks;
-    out += 8 * kBatchBlocks;
-  }
-  for (; nblocks >= kGroupBlocks; nblocks -= kGroupBlocks) {
-    ctr_groups<1>(ks, c, in, out);
-    c += kGroupBlocks;
-    in += 8 * kGroupBlocks;
-    out += 8 * kGroupBlocks;
-  }
-  if (nblocks > 0) {
-    alignas(64) uint8_t buf[8 * kGroupBlocks] = {};
-    std::memcpy(buf, in, 8 * nblocks);
-    ctr_groups<1>(ks, c, buf, buf);
-    std::memcpy(out, buf, 8 * nblocks);
-    wipe(buf, sizeof buf);
-  }
-}
-
-#undef INLINE
+#include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-void avx512_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt) {
-  setkey(ks, key, keylen, with_decrypt);
-}
-void avx512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<true>(ks, in, out, nblocks);
-}
-void avx512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<false>(ks, in, out, nblocks);
-}
-void avx512_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
-                size_t nblocks) {
-  ctr(ks, ctr_block, in, out, nblocks);
-}
+constinit const CipherHw kAvx512Hw = simd_hw("avx512");
 
 }  // namespace gpucrypto::rectangle

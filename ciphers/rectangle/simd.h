@@ -1,31 +1,37 @@
-// Internal: the hooks the per-instruction-set files export to impls.cpp,
-// which builds the CipherHw objects (and their CpuFeature requirements) so
-// that the ISA files need no header beyond block_cipher.h. Declarations and
+// Internal: the implementations the per-instruction-set files define for
+// impls.cpp, and the plain-data schedule they share. Declarations and
 // constants only: nothing here is compiled with ISA flags.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
+#include "ciphers/block_cipher.h"
 #include "ciphers/rectangle/ref.h"
 
 namespace gpucrypto::rectangle {
 
-// Both SIMD schedules: encryption and decryption round keys, 26 x 4 dwords
-// each (every 16-bit row duplicated into a dword for dword broadcasts).
-inline constexpr size_t kSimdScheduleBytes = 2 * kRoundKeys * 4 * sizeof(uint32_t);
+// The SIMD round keys: each 16-bit row of K_r duplicated into a dword (for
+// dword broadcasts). dec[r] (1 <= r <= 25) is K_r passed through the inverse
+// ShiftRow, so the decryption round can merge its key into the rotation like
+// encryption does; dec[0] is K_0. The AVX2 path also folds complements its
+// S-box circuits leave into these keys (simd_modes.inc).
+struct SimdRoundKeys {
+  uint32_t enc[kRoundKeys][4];
+  uint32_t dec[kRoundKeys][4];
+};
 
-// AVX-512 (F, BW, VBMI): 32 blocks per register, 4 register sets per batch.
-inline constexpr size_t kAvx512BatchBlocks = 128;
-void avx512_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
-void avx512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// A SIMD path pays for a whole batch even for one block; below this many
+// blocks the bitsliced reference (4 blocks per 64-bit word) is faster, so each
+// SIMD schedule carries the reference round keys too.
+inline constexpr size_t kSmallCall = 4;
+struct SimdSchedule {
+  alignas(64) SimdRoundKeys simd;
+  RoundKeys ref;
+};
 
-// AVX2: 16 blocks per register, 3 register sets per batch.
-inline constexpr size_t kAvx2BatchBlocks = 48;
-void avx2_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
-void avx2_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// avx512.cpp (F, BW, VBMI): 32 blocks per register, 4 register sets per batch.
+extern const CipherHw kAvx512Hw;
+// avx2.cpp: 16 blocks per register, 3 register sets per batch.
+extern const CipherHw kAvx2Hw;
 
 }  // namespace gpucrypto::rectangle

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/rijndael/internal.h"
+#include "ciphers/rijndael/simd_modes.h"
 
 namespace gpucrypto::rijndael_impl {
 namespace {
@@ -19,13 +19,13 @@ constexpr size_t kBatch = 8;
 using RoundKeys = const uint8_t (*)[kRoundKeyStride];
 
 template <int Nr>
-__attribute__((always_inline)) inline void load_keys(RoundKeys src, __m128i* k) {
+GPUCRYPTO_ALWAYS_INLINE void load_keys(RoundKeys src, __m128i* k) {
 #pragma GCC unroll 16
   for (int r = 0; r <= Nr; ++r) k[r] = _mm_load_si128(reinterpret_cast<const __m128i*>(src[r]));
 }
 
 template <int Nr, int N>
-__attribute__((always_inline)) inline void encrypt_regs(const __m128i* k, __m128i* x) {
+GPUCRYPTO_ALWAYS_INLINE void encrypt_regs(const __m128i* k, __m128i* x) {
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) x[i] = _mm_xor_si128(x[i], k[0]);
 #pragma GCC unroll 16
@@ -38,7 +38,7 @@ __attribute__((always_inline)) inline void encrypt_regs(const __m128i* k, __m128
 }
 
 template <int Nr, int N>
-__attribute__((always_inline)) inline void decrypt_regs(const __m128i* k, __m128i* x) {
+GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) x[i] = _mm_xor_si128(x[i], k[0]);
 #pragma GCC unroll 16
@@ -50,7 +50,7 @@ __attribute__((always_inline)) inline void decrypt_regs(const __m128i* k, __m128
   for (int i = 0; i < N; ++i) x[i] = _mm_aesdeclast_si128(x[i], k[Nr]);
 }
 
-template <int Nr, bool Decrypt>
+template <int /*Nb*/, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
@@ -82,22 +82,11 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   }
 }
 
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-
 // Counter blocks are kept as 128-bit little-endian integers (low 64 bits in
 // the low qword) so PADDQ advances them; PSHUFB reverses the 16 bytes into the
 // big-endian block. The counter is public (it is the IV), so choosing the
 // path by whether the low 64 bits wrap inside a batch leaks nothing secret.
-template <int Nr>
+template <int /*Nb*/, int Nr>
 void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(ks->enc, k);
@@ -143,35 +132,24 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
-const KeySched* sched(const void* ks) { return static_cast<const KeySched*>(ks); }
+using KernelShapes = Shapes<410, 412, 414>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
 
 }  // namespace
 
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  switch (sched(ks)->nr) {
-    case 10: return ecb<10, false>(sched(ks), in, out, n);
-    case 12: return ecb<12, false>(sched(ks), in, out, n);
-    case 14: return ecb<14, false>(sched(ks), in, out, n);
-    default: return ref_encrypt(ks, in, out, n);  // Nk = 5, 7: test-only schedules
-  }
+  ecb_hook<false>(ks, in, out, n);
 }
-
 void aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  switch (sched(ks)->nr) {
-    case 10: return ecb<10, true>(sched(ks), in, out, n);
-    case 12: return ecb<12, true>(sched(ks), in, out, n);
-    case 14: return ecb<14, true>(sched(ks), in, out, n);
-    default: return ref_decrypt(ks, in, out, n);
-  }
+  ecb_hook<true>(ks, in, out, n);
+}
+void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
+  ctr_hook(ks, ctr_block, in, out, n);
 }
 
-void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
-  switch (sched(ks)->nr) {
-    case 10: return ctr<10>(sched(ks), ctr_block, in, out, n);
-    case 12: return ctr<12>(sched(ks), ctr_block, in, out, n);
-    case 14: return ctr<14>(sched(ks), ctr_block, in, out, n);
-    default: return ref_ctr(ks, ctr_block, in, out, n);
-  }
-}
+// The hooks above, so that vaes512.cpp's small calls reach them directly.
+constinit const CipherHw kAesAesniHw = {"aesni",    compiled_features(), sizeof(KeySched), kBatch,
+                                        setkey_nb4, aesni_encrypt,       aesni_decrypt,    aesni_ctr};
 
 }  // namespace gpucrypto::rijndael_impl

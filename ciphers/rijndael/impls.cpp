@@ -3,7 +3,6 @@
 // the key schedule layout (internal.h), so any of them can run on a context.
 #include <stdexcept>
 
-#include "platform/cpu_features.h"
 #include "ciphers/rijndael/internal.h"
 #include "ciphers/rijndael/rijndael.h"
 
@@ -14,31 +13,15 @@ using namespace rijndael_impl;
 
 constexpr size_t kKs = sizeof(KeySched);
 
-constexpr uint32_t kNeedVaes512 = kAVX512F | kAVX512BW | kAVX512VL | kVAES | kAESNI;
-constexpr uint32_t kNeedWideVaes512 = kNeedVaes512 | kAVX512VBMI;
-constexpr uint32_t kNeedAesni = kAESNI | kSSSE3 | kSSE41;
-
-// --- AES (Nb = 4) ----------------------------------------------------------
-constexpr CipherHw kAesVaes512{"vaes512", kNeedVaes512, kKs, 32, setkey_nb4,
-                               vaes512_encrypt, vaes512_decrypt, vaes512_ctr};
-constexpr CipherHw kAesAesni{"aesni", kNeedAesni, kKs, 8, setkey_nb4,
-                             aesni_encrypt, aesni_decrypt, aesni_ctr};
+// The SIMD implementations are defined by their instruction-set files
+// (internal.h); only the references are built here.
 constexpr CipherHw kAesRef{"ref", 0, kKs, 4, setkey_nb4, ref_encrypt, ref_decrypt, ref_ctr};
-constexpr const CipherHw* kAesImpls[] = {&kAesVaes512, &kAesAesni, &kAesRef};
-
-// --- Rijndael-192 (Nb = 6) and Rijndael-256 (Nb = 8) --------------------------
-constexpr CipherHw kNb6Vaes512{"vaes512", kNeedWideVaes512, kKs, 24, setkey_nb6,
-                               wide_vaes512_encrypt, wide_vaes512_decrypt, wide_vaes512_ctr};
 constexpr CipherHw kNb6Ref{"ref", 0, kKs, 2, setkey_nb6, ref_encrypt, ref_decrypt, ref_ctr};
-constexpr CipherHw kNb6Aesni{"aesni", kNeedAesni, kKs, 4, setkey_nb6,
-                             wide_aesni_encrypt, wide_aesni_decrypt, wide_aesni_ctr};
-constexpr const CipherHw* kNb6Impls[] = {&kNb6Vaes512, &kNb6Aesni, &kNb6Ref};
-constexpr CipherHw kNb8Vaes512{"vaes512", kNeedWideVaes512, kKs, 24, setkey_nb8,
-                               wide_vaes512_encrypt, wide_vaes512_decrypt, wide_vaes512_ctr};
 constexpr CipherHw kNb8Ref{"ref", 0, kKs, 2, setkey_nb8, ref_encrypt, ref_decrypt, ref_ctr};
-constexpr CipherHw kNb8Aesni{"aesni", kNeedAesni, kKs, 4, setkey_nb8,
-                             wide_aesni_encrypt, wide_aesni_decrypt, wide_aesni_ctr};
-constexpr const CipherHw* kNb8Impls[] = {&kNb8Vaes512, &kNb8Aesni, &kNb8Ref};
+
+constexpr const CipherHw* kAesImpls[] = {&kAesVaes512Hw, &kAesAesniHw, &kAesRef};
+constexpr const CipherHw* kNb6Impls[] = {&kNb6Vaes512Hw, &kNb6AesniHw, &kNb6Ref};
+constexpr const CipherHw* kNb8Impls[] = {&kNb8Vaes512Hw, &kNb8AesniHw, &kNb8Ref};
 
 constexpr CipherAlgo kAlgos[3][3] = {
     {{"AES-128", 16, 16, kAesImpls}, {"AES-192", 16, 24, kAesImpls}, {"AES-256", 16, 32, kAesImpls}},

@@ -1,10 +1,12 @@
 // Internal to ciphers/rijndael: the key schedule layout every implementation
-// shares, and the raw entry points of each implementation (for impls.cpp, the
-// SIMD files' tails and the tests). Included by instruction-set files, so it
+// shares, and the implementations (for impls.cpp, the SIMD files' tails and
+// the tests). Included by instruction-set files, so it
 // holds only plain data and declarations: no inline functions.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+
+#include "ciphers/block_cipher.h"
 
 namespace gpucrypto::rijndael_impl {
 
@@ -41,24 +43,20 @@ void ref_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks
 void ref_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
 
-// AES (Nb = 4) with AES-NI, 8 blocks in flight (aesni.cpp).
+// The SIMD implementations, defined by their instruction-set files with the
+// requirements of their compiler flags: AES with AES-NI, 8 blocks in flight
+// (aesni.cpp) and with VAES on zmm (vaes512.cpp); Rijndael-192/256 blocks
+// (Nb = 6, 8) with AES-NI + SSSE3 (wide_aesni.cpp) and with VAES +
+// AVX512-VBMI (wide_vaes512.cpp).
+extern const CipherHw kAesAesniHw;
+extern const CipherHw kAesVaes512Hw;
+extern const CipherHw kNb6AesniHw;
+extern const CipherHw kNb8AesniHw;
+extern const CipherHw kNb6Vaes512Hw;
+extern const CipherHw kNb8Vaes512Hw;
+// aesni.cpp's hooks, also vaes512.cpp's path for a few blocks.
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
-
-// AES (Nb = 4) with VAES on zmm registers (vaes512.cpp).
-void vaes512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void vaes512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void vaes512_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
-
-// Rijndael-192/256 blocks (Nb = 6, 8) with VAES + AVX512-VBMI (wide_vaes512.cpp).
-void wide_vaes512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void wide_vaes512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void wide_vaes512_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
-
-// Rijndael-192/256 blocks with AES-NI + SSSE3 (wide_aesni.cpp).
-void wide_aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void wide_aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void wide_aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
 
 }  // namespace gpucrypto::rijndael_impl

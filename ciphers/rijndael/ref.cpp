@@ -7,6 +7,8 @@
 // by the affine map; MixColumns uses a branch-free xtime. Several blocks share
 // one bitsliced S-box evaluation (4 AES blocks, 2 wide blocks), which is what
 // makes this merely slow rather than very slow.
+#include <openssl/crypto.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -218,11 +220,6 @@ void add_round_key(uint8_t* s, const uint8_t* rk, size_t bs, size_t nblocks) {
   }
 }
 
-void wipe(void* p, size_t n) {
-  volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
-}
-
 void setkey_nb(unsigned nb, void* ks, const uint8_t* key, size_t keylen) {
   expand_key(static_cast<KeySched*>(ks), nb, key, keylen);
 }
@@ -266,7 +263,7 @@ void expand_key(KeySched* ks, unsigned nb, const uint8_t* key, size_t keylen) {
     inv_mix_columns(ks->dec[r], 4 * nb);
   }
   std::memcpy(ks->dec[nr], ks->enc[0], 4 * nb);
-  wipe(w, sizeof w);
+  OPENSSL_cleanse(w, sizeof w);
 }
 
 // The decryption keys are always prepared: they cost a few InvMixColumns, and
@@ -275,15 +272,35 @@ void setkey_nb4(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(4
 void setkey_nb6(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(6, ks, key, keylen); }
 void setkey_nb8(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(8, ks, key, keylen); }
 
-void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nb = ks->nb, nr = ks->nr;
-  const size_t bs = 4 * nb, per = kStateBytes / bs;
-  const ShiftRowsPerm sr = shift_rows_perm(nb);
+namespace {
+
+// The reference works on up to kStateBytes of blocks at a time in a stack
+// state: `rounds(st, bs, m, n)` runs the cipher on m blocks of bs bytes
+// (n = m * bs bytes) in place.
+template <class Rounds>
+void by_states(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t nblocks,
+               Rounds&& rounds) {
+  const size_t bs = 4 * ks->nb, per = kStateBytes / bs;
   uint8_t st[kStateBytes];
   while (nblocks > 0) {
     const size_t m = std::min(nblocks, per), n = m * bs;
     std::memcpy(st, in, n);
+    rounds(st, bs, m, n);
+    std::memcpy(out, st, n);
+    in += n;
+    out += n;
+    nblocks -= m;
+  }
+  OPENSSL_cleanse(st, sizeof st);
+}
+
+}  // namespace
+
+void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const auto* ks = static_cast<const KeySched*>(vks);
+  const unsigned nr = ks->nr;
+  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
+  by_states(ks, in, out, nblocks, [&](uint8_t* st, size_t bs, size_t m, size_t n) {
     add_round_key(st, ks->enc[0], bs, m);
     for (unsigned r = 1; r <= nr; ++r) {
       sub_bytes(st, n);
@@ -291,23 +308,14 @@ void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblock
       if (r != nr) mix_columns(st, n);
       add_round_key(st, ks->enc[r], bs, m);
     }
-    std::memcpy(out, st, n);
-    in += n;
-    out += n;
-    nblocks -= m;
-  }
-  wipe(st, sizeof st);
+  });
 }
 
 void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nb = ks->nb, nr = ks->nr;
-  const size_t bs = 4 * nb, per = kStateBytes / bs;
-  const ShiftRowsPerm sr = shift_rows_perm(nb);
-  uint8_t st[kStateBytes];
-  while (nblocks > 0) {
-    const size_t m = std::min(nblocks, per), n = m * bs;
-    std::memcpy(st, in, n);
+  const unsigned nr = ks->nr;
+  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
+  by_states(ks, in, out, nblocks, [&](uint8_t* st, size_t bs, size_t m, size_t n) {
     add_round_key(st, ks->enc[nr], bs, m);
     for (unsigned r = nr; r-- > 0;) {
       permute_blocks(st, sr.inv, bs, m);
@@ -315,12 +323,7 @@ void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblock
       add_round_key(st, ks->enc[r], bs, m);
       if (r != 0) inv_mix_columns(st, n);
     }
-    std::memcpy(out, st, n);
-    in += n;
-    out += n;
-    nblocks -= m;
-  }
-  wipe(st, sizeof st);
+  });
 }
 
 void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {

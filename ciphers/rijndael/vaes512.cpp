@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/rijndael/internal.h"
+#include "ciphers/rijndael/simd_modes.h"
 
 namespace gpucrypto::rijndael_impl {
 namespace {
@@ -27,12 +27,12 @@ using RoundKeys = const uint8_t (*)[kRoundKeyStride];
 // _mm512_broadcast_i32x4 trips GCC 12's -Wmaybe-uninitialized (its
 // undefined pass-through operand); the all-ones zero-masked form is the same
 // instruction without the warning.
-__attribute__((always_inline)) inline __m512i bcast128(__m128i v) {
+GPUCRYPTO_ALWAYS_INLINE __m512i bcast128(__m128i v) {
   return _mm512_maskz_broadcast_i32x4(__mmask16(0xffff), v);
 }
 
 template <int Nr>
-__attribute__((always_inline)) inline void load_keys(RoundKeys src, __m512i* k) {
+GPUCRYPTO_ALWAYS_INLINE void load_keys(RoundKeys src, __m512i* k) {
 #pragma GCC unroll 16
   for (int r = 0; r <= Nr; ++r) {
     k[r] = bcast128(_mm_load_si128(reinterpret_cast<const __m128i*>(src[r])));
@@ -42,7 +42,7 @@ __attribute__((always_inline)) inline void load_keys(RoundKeys src, __m512i* k) 
 // Every round but the last; the caller does the last one (it may fold the
 // CTR input into the last round key).
 template <int Nr, bool Decrypt>
-__attribute__((always_inline)) inline void rounds(const __m512i* k, __m512i* x) {
+GPUCRYPTO_ALWAYS_INLINE void rounds(const __m512i* k, __m512i* x) {
 #pragma GCC unroll 16
   for (int i = 0; i < kRegs; ++i) x[i] = _mm512_xor_si512(x[i], k[0]);
 #pragma GCC unroll 16
@@ -55,7 +55,7 @@ __attribute__((always_inline)) inline void rounds(const __m512i* k, __m512i* x) 
 }
 
 template <bool Decrypt>
-__attribute__((always_inline)) inline __m512i last_round(__m512i x, __m512i k) {
+GPUCRYPTO_ALWAYS_INLINE __m512i last_round(__m512i x, __m512i k) {
   return Decrypt ? _mm512_aesdeclast_epi128(x, k) : _mm512_aesenclast_epi128(x, k);
 }
 
@@ -67,7 +67,7 @@ __mmask8 tail_mask(size_t n, int i) {
   return __mmask8((1u << (2 * blocks)) - 1);
 }
 
-template <int Nr, bool Decrypt>
+template <int /*Nb*/, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
@@ -99,24 +99,13 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   }
 }
 
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-
 // Counter blocks hi:lo, hi:lo+1, ... for one batch. Each 128-bit lane holds
 // its counter as a little-endian integer (lo in the low qword), so one VPADDQ
 // per register advances four counters and one VPSHUFB per register turns them
 // into big-endian blocks. When lo would wrap inside the batch (once in 2^64
 // blocks; the counter is the public IV, so branching on it is fine) the
 // blocks are built one by one with an exact carry into hi.
-__attribute__((always_inline)) inline void make_counters(uint64_t hi, uint64_t lo, __m512i* x) {
+GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x) {
   const __m512i bswap = bcast128(
       _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
   if (lo <= UINT64_MAX - (kBatch - 1)) {
@@ -139,7 +128,7 @@ __attribute__((always_inline)) inline void make_counters(uint64_t hi, uint64_t l
   for (int i = 0; i < kRegs; ++i) x[i] = _mm512_shuffle_epi8(_mm512_load_si512(le + 8 * i), bswap);
 }
 
-template <int Nr>
+template <int /*Nb*/, int Nr>
 void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i k[Nr + 1];
   load_keys<Nr>(ks->enc, k);
@@ -181,44 +170,28 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
-const KeySched* sched(const void* ks) { return static_cast<const KeySched*>(ks); }
+using KernelShapes = Shapes<410, 412, 414>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
+
+// A few blocks: the 128-bit AES-NI path avoids broadcasting every round key
+// to zmm (per-call cost that dominates 16-byte updates).
+template <bool kDecrypt>
+void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n < kSmallCall) return kDecrypt ? aesni_decrypt(ks, in, out, n) : aesni_encrypt(ks, in, out, n);
+  ecb_hook<kDecrypt>(ks, in, out, n);
+}
+
+void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
+                     size_t n) {
+  if (n < kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
+  ctr_hook(ks, ctr_block, in, out, n);
+}
 
 }  // namespace
 
-void vaes512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
-  // key to zmm (per-call cost that dominates 16-byte updates).
-  if (n < kSmallCall) return aesni_encrypt(ks, in, out, n);
-  switch (sched(ks)->nr) {
-    case 10: return ecb<10, false>(sched(ks), in, out, n);
-    case 12: return ecb<12, false>(sched(ks), in, out, n);
-    case 14: return ecb<14, false>(sched(ks), in, out, n);
-    default: return ref_encrypt(ks, in, out, n);  // Nk = 5, 7: test-only schedules
-  }
-}
-
-void vaes512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
-  // key to zmm (per-call cost that dominates 16-byte updates).
-  if (n < kSmallCall) return aesni_decrypt(ks, in, out, n);
-  switch (sched(ks)->nr) {
-    case 10: return ecb<10, true>(sched(ks), in, out, n);
-    case 12: return ecb<12, true>(sched(ks), in, out, n);
-    case 14: return ecb<14, true>(sched(ks), in, out, n);
-    default: return ref_decrypt(ks, in, out, n);
-  }
-}
-
-void vaes512_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
-  // A few blocks: the 128-bit AES-NI path avoids broadcasting every round
-  // key to zmm (per-call cost that dominates 16-byte updates).
-  if (n < kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
-  switch (sched(ks)->nr) {
-    case 10: return ctr<10>(sched(ks), ctr_block, in, out, n);
-    case 12: return ctr<12>(sched(ks), ctr_block, in, out, n);
-    case 14: return ctr<14>(sched(ks), ctr_block, in, out, n);
-    default: return ref_ctr(ks, ctr_block, in, out, n);
-  }
-}
+constinit const CipherHw kAesVaes512Hw = {"vaes512", compiled_features(), sizeof(KeySched), kBatch,
+                                          setkey_nb4, small_first_ecb<false>,
+                                          small_first_ecb<true>, small_first_ctr};
 
 }  // namespace gpucrypto::rijndael_impl

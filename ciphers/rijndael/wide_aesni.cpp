@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/rijndael/internal.h"
+#include "ciphers/rijndael/simd_modes.h"
 
 namespace gpucrypto::rijndael_impl {
 namespace {
@@ -38,21 +38,6 @@ struct ShuffleTables {
   alignas(16) uint8_t enc[2][2][16];
   alignas(16) uint8_t dec[2][2][16];
 };
-
-constexpr unsigned row_offset(int nb, unsigned r) {
-  return r == 0 ? 0 : nb == 8 ? (r == 1 ? 1 : r + 1) : r;
-}
-
-// Source position of state byte q (0..31) under P (enc) or Q (dec); the same
-// formula as in wide_vaes512.cpp, kept local to this instruction-set file.
-constexpr unsigned perm_source(int nb, bool dec, unsigned q) {
-  const unsigned r = q % 4, col = q / 4, lane = col / 4, cl = col % 4;
-  const unsigned target = 4 * lane + (dec ? (cl + r) % 4 : (cl + 4 - r) % 4);
-  if (target >= unsigned(nb)) return q;  // spare column of Nb = 6: unused
-  const unsigned n = unsigned(nb), c = row_offset(nb, r);
-  const unsigned src = dec ? (target + n - c) % n : (target + c) % n;
-  return r + 4 * src;
-}
 
 // Nb = 8: blend[i] has its top bit set where the low output takes byte i of
 // the high input (and the high output byte i of the low input); shuf is the
@@ -120,7 +105,7 @@ Perm load_perm(bool dec) {
 }
 
 template <int Nb>
-__attribute__((always_inline)) inline void permute(const Perm& p, __m128i& lo, __m128i& hi) {
+GPUCRYPTO_ALWAYS_INLINE void permute(const Perm& p, __m128i& lo, __m128i& hi) {
   if (Nb == 8) {
     const __m128i a = _mm_blendv_epi8(lo, hi, p.m00), b = _mm_blendv_epi8(hi, lo, p.m00);
     lo = _mm_shuffle_epi8(a, p.m01);
@@ -132,14 +117,14 @@ __attribute__((always_inline)) inline void permute(const Perm& p, __m128i& lo, _
   }
 }
 
-__attribute__((always_inline)) inline __m128i key_half(const uint8_t* rk, int h) {
+GPUCRYPTO_ALWAYS_INLINE __m128i key_half(const uint8_t* rk, int h) {
   return _mm_load_si128(reinterpret_cast<const __m128i*>(rk + 16 * h));
 }
 
 // x[2i], x[2i+1]: the two halves of block i. Full cipher, keys from memory
 // (AESENC takes them as memory operands; SSE has too few registers to hold them).
 template <int Nb, int Nr, bool Decrypt, int N>
-__attribute__((always_inline)) inline void crypt_regs(const uint8_t (*rk)[kRoundKeyStride],
+GPUCRYPTO_ALWAYS_INLINE void crypt_regs(const uint8_t (*rk)[kRoundKeyStride],
                                                       const Perm& p, __m128i* x) {
 #pragma GCC unroll 16
   for (int i = 0; i < 2 * N; ++i) x[i] = _mm_xor_si128(x[i], key_half(rk[0], i & 1));
@@ -162,14 +147,14 @@ __attribute__((always_inline)) inline void crypt_regs(const uint8_t (*rk)[kRound
 }
 
 template <int Nb>
-__attribute__((always_inline)) inline void load_block(const uint8_t* p, __m128i* x) {
+GPUCRYPTO_ALWAYS_INLINE void load_block(const uint8_t* p, __m128i* x) {
   x[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   x[1] = Nb == 8 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))
                  : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 16));
 }
 
 template <int Nb>
-__attribute__((always_inline)) inline void store_block(uint8_t* p, const __m128i* x) {
+GPUCRYPTO_ALWAYS_INLINE void store_block(uint8_t* p, const __m128i* x) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x[0]);
   if (Nb == 8) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 16), x[1]);
@@ -197,17 +182,6 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
     crypt_regs<Nb, Nr, Decrypt, 1>(rk, p, x);
     store_block<Nb>(out, x);
   }
-}
-
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
 }
 
 // CTR: counter blocks are written to a small buffer (only the low word
@@ -260,39 +234,14 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   }
 }
 
-const KeySched* sched(const void* ks) { return static_cast<const KeySched*>(ks); }
+using KernelShapes = Shapes<612, 614, 814>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
 
 }  // namespace
 
-void wide_aesni_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ecb<6, 12, false>(ks, in, out, n);
-    case 614: return ecb<6, 14, false>(ks, in, out, n);
-    case 814: return ecb<8, 14, false>(ks, in, out, n);
-    default: return ref_encrypt(vks, in, out, n);  // Nk = 7: test-only schedule
-  }
-}
-
-void wide_aesni_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ecb<6, 12, true>(ks, in, out, n);
-    case 614: return ecb<6, 14, true>(ks, in, out, n);
-    case 814: return ecb<8, 14, true>(ks, in, out, n);
-    default: return ref_decrypt(vks, in, out, n);
-  }
-}
-
-void wide_aesni_ctr(const void* vks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
-                    size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ctr<6, 12>(ks, ctr_block, in, out, n);
-    case 614: return ctr<6, 14>(ks, ctr_block, in, out, n);
-    case 814: return ctr<8, 14>(ks, ctr_block, in, out, n);
-    default: return ref_ctr(vks, ctr_block, in, out, n);
-  }
-}
+// One implementation per block size (its setkey); the hooks serve both.
+constinit const CipherHw kNb6AesniHw = simd_hw("aesni", kBlocks, setkey_nb6);
+constinit const CipherHw kNb8AesniHw = simd_hw("aesni", kBlocks, setkey_nb8);
 
 }  // namespace gpucrypto::rijndael_impl

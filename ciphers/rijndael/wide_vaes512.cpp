@@ -37,8 +37,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/rijndael/internal.h"
+#include "ciphers/rijndael/simd_modes.h"
 
 namespace gpucrypto::rijndael_impl {
 namespace {
@@ -54,23 +54,6 @@ struct PermTables {
   alignas(64) uint8_t dec_first[64];  // Q reading dense input
   alignas(64) uint8_t pack[64];       // sparse -> dense (bytes past 8*Nb unused)
 };
-
-constexpr unsigned row_offset(int nb, unsigned r) {
-  return r == 0 ? 0 : nb == 8 ? (r == 1 ? 1 : r + 1) : r;
-}
-
-// Position q (0..31) of a half: row r = q % 4, column q / 4 in lane L with
-// lane column c'. The AES (Inv)ShiftRows reads Y[q] from lane column
-// (c' + r) mod 4 (enc) or (c' - r) mod 4 (dec), so Y[q] must hold the byte the
-// Rijndael (Inv)ShiftRows wants at the position inverse to that read.
-constexpr unsigned perm_source(int nb, bool dec, unsigned q) {
-  const unsigned r = q % 4, col = q / 4, lane = col / 4, cl = col % 4;
-  const unsigned target = 4 * lane + (dec ? (cl + r) % 4 : (cl + 4 - r) % 4);
-  if (target >= unsigned(nb)) return q;  // spare column of Nb = 6: unused
-  const unsigned n = unsigned(nb), c = row_offset(nb, r);
-  const unsigned src = dec ? (target + n - c) % n : (target + c) % n;
-  return r + 4 * src;
-}
 
 template <int Nb>
 constexpr PermTables make_tables() {
@@ -105,12 +88,12 @@ using RoundKeys = const uint8_t (*)[kRoundKeyStride];
 // GCC 12's unmasked VPERMB and VBROADCASTI64X4 intrinsics trip
 // -Wmaybe-uninitialized (their undefined pass-through operand); the all-ones
 // zero-masked forms are the same instructions without the warning.
-__attribute__((always_inline)) inline __m512i permb(__m512i idx, __m512i x) {
+GPUCRYPTO_ALWAYS_INLINE __m512i permb(__m512i idx, __m512i x) {
   return _mm512_maskz_permutexvar_epi8(~__mmask64(0), idx, x);
 }
 
 template <int Nr>
-__attribute__((always_inline)) inline void load_keys(RoundKeys src, __m512i* k) {
+GPUCRYPTO_ALWAYS_INLINE void load_keys(RoundKeys src, __m512i* k) {
 #pragma GCC unroll 16
   for (int r = 0; r <= Nr; ++r) {
     k[r] = _mm512_maskz_broadcast_i64x4(
@@ -121,7 +104,7 @@ __attribute__((always_inline)) inline void load_keys(RoundKeys src, __m512i* k) 
 // Rounds 1..Nr on registers already XORed with round key 0 and, for the
 // first round, already permuted (`x` holds P(state ^ k0)).
 template <int Nr, bool Decrypt>
-__attribute__((always_inline)) inline void rounds_after_first_perm(const __m512i* k, __m512i perm,
+GPUCRYPTO_ALWAYS_INLINE void rounds_after_first_perm(const __m512i* k, __m512i perm,
                                                                    __m512i* x) {
 #pragma GCC unroll 16
   for (int r = 1; r < Nr; ++r) {
@@ -184,17 +167,6 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   }
 }
 
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
-
-void store_be64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-
 // CTR. The counter block is a 4*Nb-byte big-endian integer whose low 64 bits
 // are its last 8 bytes, qword Nb/2-1 of each half. Counter blocks are built
 // in the sparse layout directly: a register holding the block in both halves
@@ -220,8 +192,7 @@ __attribute__((noinline)) void ctr_exact(const KeySched* ks, uint8_t* c, const u
   }
   ecb<Nb, Nr, false>(ks, buf, buf, n);
   xor_bytes(out, in, buf, n * kBs);
-  volatile uint8_t* p = buf;  // keystream: do not leave it on the stack
-  for (size_t i = 0; i < sizeof buf; ++i) p[i] = 0;
+  OPENSSL_cleanse(buf, sizeof buf);  // keystream: do not leave it on the stack
 }
 
 template <int Nb, int Nr>
@@ -295,42 +266,14 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   std::memcpy(ctr_block, c, kBs);
 }
 
-const KeySched* sched(const void* ks) { return static_cast<const KeySched*>(ks); }
+using KernelShapes = Shapes<612, 613, 614, 814>;
+
+#include "ciphers/rijndael/simd_hooks.inc"
 
 }  // namespace
 
-void wide_vaes512_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ecb<6, 12, false>(ks, in, out, n);
-    case 613: return ecb<6, 13, false>(ks, in, out, n);
-    case 614: return ecb<6, 14, false>(ks, in, out, n);
-    case 814: return ecb<8, 14, false>(ks, in, out, n);
-    default: return ref_encrypt(vks, in, out, n);
-  }
-}
-
-void wide_vaes512_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ecb<6, 12, true>(ks, in, out, n);
-    case 613: return ecb<6, 13, true>(ks, in, out, n);
-    case 614: return ecb<6, 14, true>(ks, in, out, n);
-    case 814: return ecb<8, 14, true>(ks, in, out, n);
-    default: return ref_decrypt(vks, in, out, n);
-  }
-}
-
-void wide_vaes512_ctr(const void* vks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
-                      size_t n) {
-  const KeySched* ks = sched(vks);
-  switch (ks->nb * 100 + ks->nr) {
-    case 612: return ctr<6, 12>(ks, ctr_block, in, out, n);
-    case 613: return ctr<6, 13>(ks, ctr_block, in, out, n);
-    case 614: return ctr<6, 14>(ks, ctr_block, in, out, n);
-    case 814: return ctr<8, 14>(ks, ctr_block, in, out, n);
-    default: return ref_ctr(vks, ctr_block, in, out, n);
-  }
-}
+// One implementation per block size (its setkey); the hooks serve both.
+constinit const CipherHw kNb6Vaes512Hw = simd_hw("vaes512", kBatch, setkey_nb6);
+constinit const CipherHw kNb8Vaes512Hw = simd_hw("vaes512", kBatch, setkey_nb8);
 
 }  // namespace gpucrypto::rijndael_impl

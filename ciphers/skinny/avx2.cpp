@@ -12,49 +12,36 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/skinny/ref.h"
+#include "ciphers/skinny/simd_modes.h"
 
 namespace gpucrypto::skinny_impl {
 namespace {
-
-#define SKINNY_AI inline __attribute__((always_inline))
 
 using V = __m256i;
 constexpr size_t kBatch = 64;
 constexpr size_t kBatchBytes = 16 * kBatch;
 
-// Register renaming as in avx512.cpp: output bit i of the S-box is left in
-// the slot of input bit kSigma[i]; MixColumns rotates the rows' slots.
-constexpr int kSigma[8] = {2, 7, 6, 1, 3, 0, 4, 5};
-constexpr int bit_slot(int k, int i) { return k == 0 ? i : bit_slot(k - 1, kSigma[i]); }
-constexpr int row_slot(int k, int r) { return (r - k % 4 + 4) % 4; }
+// Register renaming: bit_slot / row_slot (simd_modes.h).
 
-SKINNY_AI V vxor(V a, V b) { return _mm256_xor_si256(a, b); }
+GPUCRYPTO_ALWAYS_INLINE V vxor(V a, V b) { return _mm256_xor_si256(a, b); }
 
 // One NOR-XOR layer on complemented words: ~x4 ^= ~x7 & ~x6, same for x0.
-SKINNY_AI void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
+GPUCRYPTO_ALWAYS_INLINE void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
   b4 = vxor(b4, _mm256_and_si256(b7, b6));
   b0 = vxor(b0, _mm256_and_si256(b3, b2));
 }
-SKINNY_AI void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x0, x2, x3, x4, x6, x7);  // labels x0 x1 x2 x3 x4 x5 x6 x7
-  nor_xor(x5, x0, x4, x6, x1, x2);  // labels x5 x3 x0 x4 x6 x7 x1 x2
-  nor_xor(x7, x5, x6, x1, x3, x0);  // labels x7 x4 x5 x6 x1 x2 x3 x0
-  nor_xor(x2, x7, x1, x3, x4, x5);  // labels x2 x6 x7 x1 x3 x0 x4 x5
+GPUCRYPTO_ALWAYS_INLINE void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
+  sbox_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
-SKINNY_AI void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x2, x7, x1, x3, x4, x5);
-  nor_xor(x7, x5, x6, x1, x3, x0);
-  nor_xor(x5, x0, x4, x6, x1, x2);
-  nor_xor(x0, x2, x3, x4, x6, x7);
+GPUCRYPTO_ALWAYS_INLINE void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
+  sbox_inv_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 
 // Rotations of every dword left by 8, 16, 24 bits (ShiftRows on rows 1..3)
 // as byte shuffles; index 0 is the identity.
-SKINNY_AI V rotl_bytes(V x, int n) {
+GPUCRYPTO_ALWAYS_INLINE V rotl_bytes(V x, int n) {
   const V r8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,  //
                                 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
   const V r16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,  //
@@ -64,13 +51,13 @@ SKINNY_AI V rotl_bytes(V x, int n) {
   return n == 0 ? x : _mm256_shuffle_epi8(x, n == 1 ? r8 : n == 2 ? r16 : r24);
 }
 
-SKINNY_AI V load(const V* p) { return _mm256_load_si256(p); }
-SKINNY_AI void store(V* p, V v) { _mm256_store_si256(p, v); }
+GPUCRYPTO_ALWAYS_INLINE V load(const V* p) { return _mm256_load_si256(p); }
+GPUCRYPTO_ALWAYS_INLINE void store(V* p, V v) { _mm256_store_si256(p, v); }
 
 // S-box on the row in slot q, then ShiftRows (the logical row held there
 // after this round's renaming is (q + K) % 4).
 template <int K, bool Inverse>
-SKINNY_AI void sbox_row(V* st, int q) {
+GPUCRYPTO_ALWAYS_INLINE void sbox_row(V* st, int q) {
   V* r = st + 8 * q;
   constexpr int s0 = bit_slot(K, 0), s1 = bit_slot(K, 1), s2 = bit_slot(K, 2), s3 = bit_slot(K, 3),
                 s4 = bit_slot(K, 4), s5 = bit_slot(K, 5), s6 = bit_slot(K, 6), s7 = bit_slot(K, 7);
@@ -94,7 +81,7 @@ SKINNY_AI void sbox_row(V* st, int q) {
   store(r + s4, x4), store(r + s5, x5), store(r + s6, x6), store(r + s7, x7);
 }
 
-SKINNY_AI V bcast(const uint32_t& w) { return _mm256_set1_epi32(int(w)); }
+GPUCRYPTO_ALWAYS_INLINE V bcast(const uint32_t& w) { return _mm256_set1_epi32(int(w)); }
 
 // AddRoundTweakey + MixColumns on bit plane I (rows already shifted), on
 // complemented words A..D:
@@ -102,7 +89,7 @@ SKINNY_AI V bcast(const uint32_t& w) { return _mm256_set1_epi32(int(w)); }
 //   t = C ^ row1' (true value)   row0' = D ^ t      row3' = ~t
 // with c2 in k1 and, for bit 1, added to t.
 template <int K, int I, bool Inverse>
-SKINNY_AI void linear(V* st, const Schedule& ks, uint32_t r, V ones) {
+GPUCRYPTO_ALWAYS_INLINE void linear(V* st, const Schedule& ks, uint32_t r, V ones) {
   constexpr int s = bit_slot(K + 1, I);
   V* pa = st + 8 * row_slot(K, 0) + s;
   V* pb = st + 8 * row_slot(K, 1) + s;
@@ -129,7 +116,7 @@ SKINNY_AI void linear(V* st, const Schedule& ks, uint32_t r, V ones) {
 }
 
 template <int K>
-SKINNY_AI void round_enc(V* st, const Schedule& ks, uint32_t r, V ones) {
+GPUCRYPTO_ALWAYS_INLINE void round_enc(V* st, const Schedule& ks, uint32_t r, V ones) {
   sbox_row<K, false>(st, 0);
   sbox_row<K, false>(st, 1);
   sbox_row<K, false>(st, 2);
@@ -144,7 +131,7 @@ SKINNY_AI void round_enc(V* st, const Schedule& ks, uint32_t r, V ones) {
   linear<K, 7, false>(st, ks, r, ones);
 }
 template <int K>
-SKINNY_AI void round_dec(V* st, const Schedule& ks, uint32_t r, V ones) {
+GPUCRYPTO_ALWAYS_INLINE void round_dec(V* st, const Schedule& ks, uint32_t r, V ones) {
   linear<K, 0, true>(st, ks, r, ones);
   linear<K, 1, true>(st, ks, r, ones);
   linear<K, 2, true>(st, ks, r, ones);
@@ -159,7 +146,7 @@ SKINNY_AI void round_dec(V* st, const Schedule& ks, uint32_t r, V ones) {
   sbox_row<K, true>(st, 3);
 }
 
-SKINNY_AI void encrypt_state(V* st, const Schedule& ks) {
+GPUCRYPTO_ALWAYS_INLINE void encrypt_state(V* st, const Schedule& ks) {
   const V ones = _mm256_set1_epi32(-1);
   for (uint32_t r = 0; r < ks.rounds; r += 8) {
     round_enc<0>(st, ks, r, ones);
@@ -172,7 +159,7 @@ SKINNY_AI void encrypt_state(V* st, const Schedule& ks) {
     round_enc<7>(st, ks, r + 7, ones);
   }
 }
-SKINNY_AI void decrypt_state(V* st, const Schedule& ks) {
+GPUCRYPTO_ALWAYS_INLINE void decrypt_state(V* st, const Schedule& ks) {
   const V ones = _mm256_set1_epi32(-1);
   for (uint32_t r = ks.rounds; r != 0; r -= 8) {
     round_dec<7>(st, ks, r - 1, ones);
@@ -191,7 +178,7 @@ SKINNY_AI void decrypt_state(V* st, const Schedule& ks) {
 // bits 0..2 (SWAPMOVE), (2) the dword-in-lane index with word-index bits
 // 3..4 (4x4 dword transposes); both are involutions and commute.
 template <int S>
-SKINNY_AI void swap_bits(V& lo, V& hi) {
+GPUCRYPTO_ALWAYS_INLINE void swap_bits(V& lo, V& hi) {
   constexpr uint64_t kMask0 = S == 0   ? 0x5555555555555555ull
                               : S == 1 ? 0x3333333333333333ull
                                        : 0x0f0f0f0f0f0f0f0full;
@@ -200,7 +187,7 @@ SKINNY_AI void swap_bits(V& lo, V& hi) {
   hi = vxor(hi, t);
   lo = vxor(lo, _mm256_slli_epi64(t, 1 << S));
 }
-SKINNY_AI void transpose_bits8(V (&x)[8]) {
+GPUCRYPTO_ALWAYS_INLINE void transpose_bits8(V (&x)[8]) {
   swap_bits<0>(x[0], x[1]), swap_bits<0>(x[2], x[3]);
   swap_bits<0>(x[4], x[5]), swap_bits<0>(x[6], x[7]);
   swap_bits<1>(x[0], x[2]), swap_bits<1>(x[1], x[3]);
@@ -210,7 +197,7 @@ SKINNY_AI void transpose_bits8(V (&x)[8]) {
 }
 // 4x4 dword transpose in each lane of st[b], st[b+8], st[b+16], st[b+24],
 // complementing on the way (the state convention; self-inverse as well).
-SKINNY_AI void transpose_rows(V* st) {
+GPUCRYPTO_ALWAYS_INLINE void transpose_rows(V* st) {
   const V ones = _mm256_set1_epi32(-1);
   for (int b = 0; b < 8; ++b) {
     const V x0 = load(st + b), x1 = load(st + b + 8);
@@ -224,7 +211,7 @@ SKINNY_AI void transpose_rows(V* st) {
   }
 }
 
-void load_batch(V* st, const uint8_t* in) {
+GPUCRYPTO_ALWAYS_INLINE void load_batch(V* st, const uint8_t* in) {
   for (int g = 0; g < 32; g += 8) {
     V x[8];
     for (int i = 0; i < 8; ++i) {
@@ -273,84 +260,47 @@ void counter_batch(V* st, uint64_t hi, uint64_t lo) {
   transpose_rows(st);
 }
 
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-void wipe(void* p, size_t n) {
-  volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
-}
-
-void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks, bool enc) {
+// The state is a stack array (16 ymm registers cannot hold it), wiped once
+// per call.
+template <bool kEncrypt>
+void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
   alignas(32) V st[32];
-  alignas(32) uint8_t buf[kBatchBytes];
-  while (nblocks > 0) {
-    const size_t n = nblocks < kBatch ? nblocks : kBatch;
-    const uint8_t* src = in;
-    uint8_t* dst = out;
-    if (n < kBatch) {  // a partial batch runs as a full one through `buf`
-      std::memcpy(buf, in, 16 * n);
-      std::memset(buf + 16 * n, 0, kBatchBytes - 16 * n);
-      src = dst = buf;
-    }
-    load_batch(st, src);
-    if (enc) {
+  run_padded<kBatch, 16>(in, out, nblocks, [&](const uint8_t* i, uint8_t* o) GPUCRYPTO_INLINE_LAMBDA {
+    load_batch(st, i);
+    if (kEncrypt) {
       encrypt_state(st, ks);
     } else {
       decrypt_state(st, ks);
     }
-    store_batch(st, dst, nullptr);
-    if (n < kBatch) std::memcpy(out, buf, 16 * n);
-    in += 16 * n;
-    out += 16 * n;
-    nblocks -= n;
-  }
-  wipe(st, sizeof st);
-  wipe(buf, sizeof buf);
+    store_batch(st, o, nullptr);
+  });
+  OPENSSL_cleanse(st, sizeof st);
+}
+
+void ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  alignas(32) V st[32];
+  alignas(32) uint8_t buf[kBatchBytes];
+  ctr_batches<kBatch>(ecb<true>, ks_raw, ctr, in, out, nblocks,
+                      [&](uint64_t hi, uint64_t lo, const uint8_t* i, uint8_t* o, size_t n)
+                          GPUCRYPTO_INLINE_LAMBDA {
+    counter_batch(st, hi, lo);
+    encrypt_state(st, ks);
+    if (n == kBatch) {
+      store_batch(st, o, i);
+    } else {
+      store_batch(st, buf, nullptr);
+      xor_bytes(o, i, buf, 16 * n);
+    }
+  });
+  OPENSSL_cleanse(st, sizeof st);
+  OPENSSL_cleanse(buf, sizeof buf);
 }
 
 }  // namespace
 
-void avx2_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb(ks, in, out, nblocks, true);
-}
-
-void avx2_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb(ks, in, out, nblocks, false);
-}
-
-void avx2_ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
-  alignas(32) V st[32];
-  alignas(32) uint8_t buf[kBatchBytes];
-  while (nblocks > 0) {
-    const size_t n = nblocks < kBatch ? nblocks : kBatch;
-    const uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
-    if (lo > ~uint64_t(0) - (kBatch - 1)) {
-      // The low 64 bits carry inside this batch (public counter, rare):
-      // exact generic path through this implementation's encrypt.
-      ctr_via_encrypt(avx2_encrypt, ks_raw, 16, ctr, in, out, n);
-    } else {
-      counter_batch(st, hi, lo);
-      encrypt_state(st, ks);
-      if (n == kBatch) {
-        store_batch(st, out, in);
-      } else {
-        store_batch(st, buf, nullptr);
-        xor_bytes(out, in, buf, 16 * n);
-      }
-      ctr_add(ctr, 16, n);
-    }
-    in += 16 * n;
-    out += 16 * n;
-    nblocks -= n;
-  }
-  wipe(st, sizeof st);
-  wipe(buf, sizeof buf);
-}
+constinit const CipherHw kAvx2Hw = {"avx2",    compiled_features(), kScheduleBytes, kBatch, setkey,
+                                    ecb<true>, ecb<false>,          ctr};
 
 }  // namespace gpucrypto::skinny_impl

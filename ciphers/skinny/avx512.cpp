@@ -25,33 +25,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/skinny/ref.h"
+#include "ciphers/skinny/simd_modes.h"
 
 namespace gpucrypto::skinny_impl {
 namespace {
-
-#define SKINNY_AI inline __attribute__((always_inline))
 
 using V = __m512i;
 constexpr size_t kBatch = 128;
 constexpr size_t kBatchBytes = 16 * kBatch;
 
-// --- register renaming ----------------------------------------------------
-// After one S-box, output bit i sits in the register that held input bit
-// kSigma[i] (the circuit updates bits in place and only relabels them).
-constexpr int kSigma[8] = {2, 7, 6, 1, 3, 0, 4, 5};
-// Register slot of logical bit i after k rounds (kSigma has order 8).
-constexpr int bit_slot(int k, int i) { return k == 0 ? i : bit_slot(k - 1, kSigma[i]); }
-// Register slot of logical row r after k rounds: MixColumns leaves the new
-// rows (0,1,2,3) in the registers of the old rows (3,0,1,2).
-constexpr int row_slot(int k, int r) { return (r - k % 4 + 4) % 4; }
-static_assert(bit_slot(8, 0) == 0 && bit_slot(8, 5) == 5 && row_slot(8, 3) == 3);
-
 template <int Imm>
-SKINNY_AI V tern(V a, V b, V c) {
+GPUCRYPTO_ALWAYS_INLINE V tern(V a, V b, V c) {
   return _mm512_ternarylogic_epi32(a, b, c, Imm);
 }
 constexpr int kXor3 = 0x96;    // a ^ b ^ c
@@ -59,47 +45,38 @@ constexpr int kNorXor = 0xe1;  // a ^ ~(b | c)
 constexpr int kSelect = 0xca;  // a ? b : c (bitwise)
 
 // One NOR-XOR layer of the S-box on logical bits: x4 ^= ~(x7|x6), x0 ^= ~(x3|x2).
-SKINNY_AI void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
+GPUCRYPTO_ALWAYS_INLINE void nor_xor(V& b0, V& b2, V& b3, V& b4, V& b6, V& b7) {
   b4 = tern<kNorXor>(b4, b7, b6);
   b0 = tern<kNorXor>(b0, b3, b2);
 }
-// The four layers with the labels after 0..3 bit permutations
-// (new bit i = old bit {5,3,0,4,6,7,1,2}[i]); output bit i ends in x[kSigma[i]].
-SKINNY_AI void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x0, x2, x3, x4, x6, x7);  // labels x0 x1 x2 x3 x4 x5 x6 x7
-  nor_xor(x5, x0, x4, x6, x1, x2);  // labels x5 x3 x0 x4 x6 x7 x1 x2
-  nor_xor(x7, x5, x6, x1, x3, x0);  // labels x7 x4 x5 x6 x1 x2 x3 x0
-  nor_xor(x2, x7, x1, x3, x4, x5);  // labels x2 x6 x7 x1 x3 x0 x4 x5
+GPUCRYPTO_ALWAYS_INLINE void sbox(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
+  sbox_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
-// Each layer is an involution; undo them in reverse order.
-SKINNY_AI void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
-  nor_xor(x2, x7, x1, x3, x4, x5);
-  nor_xor(x7, x5, x6, x1, x3, x0);
-  nor_xor(x5, x0, x4, x6, x1, x2);
-  nor_xor(x0, x2, x3, x4, x6, x7);
+GPUCRYPTO_ALWAYS_INLINE void sbox_inv(V& x0, V& x1, V& x2, V& x3, V& x4, V& x5, V& x6, V& x7) {
+  sbox_inv_layers<nor_xor>(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 
 template <int K>
-SKINNY_AI void sbox_row(V (&x)[32], int q) {
+GPUCRYPTO_ALWAYS_INLINE void sbox_row(V (&x)[32], int q) {
   V* r = x + 8 * q;
   sbox(r[bit_slot(K, 0)], r[bit_slot(K, 1)], r[bit_slot(K, 2)], r[bit_slot(K, 3)],
        r[bit_slot(K, 4)], r[bit_slot(K, 5)], r[bit_slot(K, 6)], r[bit_slot(K, 7)]);
 }
 template <int K>
-SKINNY_AI void sbox_inv_row(V (&x)[32], int q) {
+GPUCRYPTO_ALWAYS_INLINE void sbox_inv_row(V (&x)[32], int q) {
   V* r = x + 8 * q;
   sbox_inv(r[bit_slot(K, 0)], r[bit_slot(K, 1)], r[bit_slot(K, 2)], r[bit_slot(K, 3)],
            r[bit_slot(K, 4)], r[bit_slot(K, 5)], r[bit_slot(K, 6)], r[bit_slot(K, 7)]);
 }
 
-SKINNY_AI V bcast(const uint32_t& w) { return _mm512_set1_epi32(int(w)); }
+GPUCRYPTO_ALWAYS_INLINE V bcast(const uint32_t& w) { return _mm512_set1_epi32(int(w)); }
 
 // AddRoundTweakey + ShiftRows + MixColumns on bit plane I of round r (phase
 // K): with a..d the rows after ShiftRows and k0/k1 the rotated round keys,
 //   row2' = b ^ c ^ k1,  row1' = a ^ k0,  row3' = c ^ row1',  row0' = d ^ row3'
 // (c2 on cell 8 rides in k1 and, for bit 1, in the constant on row3').
 template <int K, int I>
-SKINNY_AI void linear(V (&x)[32], const Schedule& ks, uint32_t r) {
+GPUCRYPTO_ALWAYS_INLINE void linear(V (&x)[32], const Schedule& ks, uint32_t r) {
   constexpr int s = bit_slot(K + 1, I);
   V& a = x[8 * row_slot(K, 0) + s];
   V& b = x[8 * row_slot(K, 1) + s];
@@ -118,7 +95,7 @@ SKINNY_AI void linear(V (&x)[32], const Schedule& ks, uint32_t r) {
   d = _mm512_xor_si512(d, c);
 }
 template <int K, int I>
-SKINNY_AI void linear_inv(V (&x)[32], const Schedule& ks, uint32_t r) {
+GPUCRYPTO_ALWAYS_INLINE void linear_inv(V (&x)[32], const Schedule& ks, uint32_t r) {
   constexpr int s = bit_slot(K + 1, I);
   V& a = x[8 * row_slot(K, 0) + s];
   V& b = x[8 * row_slot(K, 1) + s];
@@ -138,7 +115,7 @@ SKINNY_AI void linear_inv(V (&x)[32], const Schedule& ks, uint32_t r) {
 }
 
 template <int K>
-SKINNY_AI void round_enc(V (&x)[32], const Schedule& ks, uint32_t r) {
+GPUCRYPTO_ALWAYS_INLINE void round_enc(V (&x)[32], const Schedule& ks, uint32_t r) {
   sbox_row<K>(x, 0);
   sbox_row<K>(x, 1);
   sbox_row<K>(x, 2);
@@ -153,7 +130,7 @@ SKINNY_AI void round_enc(V (&x)[32], const Schedule& ks, uint32_t r) {
   linear<K, 7>(x, ks, r);
 }
 template <int K>
-SKINNY_AI void round_dec(V (&x)[32], const Schedule& ks, uint32_t r) {
+GPUCRYPTO_ALWAYS_INLINE void round_dec(V (&x)[32], const Schedule& ks, uint32_t r) {
   linear_inv<K, 0>(x, ks, r);
   linear_inv<K, 1>(x, ks, r);
   linear_inv<K, 2>(x, ks, r);
@@ -170,7 +147,7 @@ SKINNY_AI void round_dec(V (&x)[32], const Schedule& ks, uint32_t r) {
 
 // The round count (48 or 56) is a multiple of the renaming period 8, so the
 // state leaves the loop in the registers it entered with.
-SKINNY_AI void encrypt_state(V (&x)[32], const Schedule& ks) {
+GPUCRYPTO_ALWAYS_INLINE void encrypt_state(V (&x)[32], const Schedule& ks) {
   for (uint32_t r = 0; r < ks.rounds; r += 8) {
     round_enc<0>(x, ks, r);
     round_enc<1>(x, ks, r + 1);
@@ -182,7 +159,7 @@ SKINNY_AI void encrypt_state(V (&x)[32], const Schedule& ks) {
     round_enc<7>(x, ks, r + 7);
   }
 }
-SKINNY_AI void decrypt_state(V (&x)[32], const Schedule& ks) {
+GPUCRYPTO_ALWAYS_INLINE void decrypt_state(V (&x)[32], const Schedule& ks) {
   for (uint32_t r = ks.rounds; r != 0; r -= 8) {
     round_dec<7>(x, ks, r - 1);
     round_dec<6>(x, ks, r - 2);
@@ -210,7 +187,7 @@ SKINNY_AI void decrypt_state(V (&x)[32], const Schedule& ks) {
 
 // Exchanges bit (1 << S) of the bit-in-byte index with register bit S.
 template <int S>
-SKINNY_AI void swap_bits(V& lo, V& hi) {
+GPUCRYPTO_ALWAYS_INLINE void swap_bits(V& lo, V& hi) {
   constexpr uint64_t kMask0 = S == 0   ? 0x5555555555555555ull
                               : S == 1 ? 0x3333333333333333ull
                                        : 0x0f0f0f0f0f0f0f0full;
@@ -220,7 +197,7 @@ SKINNY_AI void swap_bits(V& lo, V& hi) {
   lo = new_lo;
 }
 
-SKINNY_AI void transpose_bits(V (&x)[32]) {
+GPUCRYPTO_ALWAYS_INLINE void transpose_bits(V (&x)[32]) {
 #pragma GCC unroll 4
   for (int g = 0; g < 32; g += 8) {
 #pragma GCC unroll 4
@@ -235,7 +212,7 @@ SKINNY_AI void transpose_bits(V (&x)[32]) {
   }
 }
 
-SKINNY_AI void transpose_rows(V (&x)[32]) {
+GPUCRYPTO_ALWAYS_INLINE void transpose_rows(V (&x)[32]) {
 #pragma GCC unroll 8
   for (int b = 0; b < 8; ++b) {
     const V t0 = _mm512_unpacklo_epi32(x[b], x[b + 8]);
@@ -249,13 +226,13 @@ SKINNY_AI void transpose_rows(V (&x)[32]) {
   }
 }
 
-SKINNY_AI void load_batch(V (&x)[32], const uint8_t* in) {
+GPUCRYPTO_ALWAYS_INLINE void load_batch(V (&x)[32], const uint8_t* in) {
 #pragma GCC unroll 32
   for (int m = 0; m < 32; ++m) x[m] = _mm512_loadu_si512(in + 64 * m);
   transpose_rows(x);
   transpose_bits(x);
 }
-SKINNY_AI void unslice(V (&x)[32]) {
+GPUCRYPTO_ALWAYS_INLINE void unslice(V (&x)[32]) {
   transpose_bits(x);
   transpose_rows(x);
 }
@@ -263,7 +240,7 @@ SKINNY_AI void unslice(V (&x)[32]) {
 // Counter blocks ctr + 0..127 (no carry out of the low 64 bits in this batch:
 // the caller checks). Lane i of register m is block 4m+i: native (hi, lo+i)
 // qwords, byte-reversed per qword into big-endian.
-SKINNY_AI void counter_batch(V (&x)[32], uint64_t hi, uint64_t lo) {
+GPUCRYPTO_ALWAYS_INLINE void counter_batch(V (&x)[32], uint64_t hi, uint64_t lo) {
   const V bswap =
       _mm512_broadcast_i32x4(_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   const V step = _mm512_set_epi64(4, 0, 4, 0, 4, 0, 4, 0);
@@ -276,17 +253,6 @@ SKINNY_AI void counter_batch(V (&x)[32], uint64_t hi, uint64_t lo) {
   }
   transpose_rows(x);
   transpose_bits(x);
-}
-
-uint64_t load_be64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-void wipe(void* p, size_t n) {
-  volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
 }
 
 __attribute__((noinline)) void encrypt_batch(const Schedule& ks, const uint8_t* in, uint8_t* out) {
@@ -325,52 +291,28 @@ __attribute__((noinline)) void ctr_batch(const Schedule& ks, uint64_t hi, uint64
   alignas(64) uint8_t stream[kBatchBytes];
   for (int m = 0; m < 32; ++m) _mm512_store_si512(stream + 64 * m, x[m]);
   xor_bytes(out, in, stream, 16 * nblocks);
-  wipe(stream, sizeof stream);
+  OPENSSL_cleanse(stream, sizeof stream);
 }
 
 // A partial batch runs as a full one through a stack buffer.
 template <void (*Batch)(const Schedule&, const uint8_t*, uint8_t*)>
 void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
-  for (; nblocks >= kBatch; nblocks -= kBatch, in += kBatchBytes, out += kBatchBytes) {
-    Batch(ks, in, out);
-  }
-  if (nblocks == 0) return;
-  alignas(64) uint8_t buf[kBatchBytes];
-  std::memcpy(buf, in, 16 * nblocks);
-  std::memset(buf + 16 * nblocks, 0, kBatchBytes - 16 * nblocks);
-  Batch(ks, buf, buf);
-  std::memcpy(out, buf, 16 * nblocks);
-  wipe(buf, sizeof buf);
+  run_padded<kBatch, 16>(in, out, nblocks, [&ks](const uint8_t* i, uint8_t* o)
+                                               GPUCRYPTO_INLINE_LAMBDA { Batch(ks, i, o); });
+}
+
+void ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  ctr_batches<kBatch>(ecb<encrypt_batch>, ks_raw, ctr, in, out, nblocks,
+                      [&ks](uint64_t hi, uint64_t lo, const uint8_t* i, uint8_t* o, size_t n)
+                          GPUCRYPTO_INLINE_LAMBDA { ctr_batch(ks, hi, lo, i, o, n); });
 }
 
 }  // namespace
 
-void avx512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<encrypt_batch>(ks, in, out, nblocks);
-}
-
-void avx512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  ecb<decrypt_batch>(ks, in, out, nblocks);
-}
-
-void avx512_ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
-  while (nblocks > 0) {
-    const size_t n = nblocks < kBatch ? nblocks : kBatch;
-    const uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
-    if (lo <= ~uint64_t(0) - (kBatch - 1)) {
-      ctr_batch(ks, hi, lo, in, out, n);
-      ctr_add(ctr, 16, n);
-    } else {
-      // The low 64 bits carry inside this batch (public counter value, rare):
-      // exact generic path, still through this implementation's encrypt.
-      ctr_via_encrypt(avx512_encrypt, ks_raw, 16, ctr, in, out, n);
-    }
-    in += 16 * n;
-    out += 16 * n;
-    nblocks -= n;
-  }
-}
+constinit const CipherHw kAvx512Hw = {"avx512", compiled_features(), kScheduleBytes,
+                                      kBatch,   setkey,              ecb<encrypt_batch>,
+                                      ecb<decrypt_batch>, ctr};
 
 }  // namespace gpucrypto::skinny_impl

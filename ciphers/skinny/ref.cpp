@@ -4,6 +4,8 @@
 // bytes of a 64-bit word at once: no table, no data-dependent index.
 #include "ciphers/skinny/ref.h"
 
+#include <openssl/crypto.h>
+
 #include <cstring>
 
 #include "ciphers/block_cipher.h"
@@ -111,11 +113,6 @@ void decrypt_block(const Schedule& ks, const uint8_t* in, uint8_t* out) {
   store_le32(out + 12, r3);
 }
 
-void wipe(void* p, size_t n) {
-  volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
-}
-
 // bit b of every byte of w, widened to 0x00/0xff per byte.
 uint32_t byte_masks(uint32_t w, int b) { return ((w >> b) & 0x01010101u) * 0xffu; }
 
@@ -151,9 +148,9 @@ void setkey(void* ks_out, const uint8_t* key, size_t keylen, bool /*with_decrypt
       std::memcpy(tk[t], next, 16);
     }
   }
-  wipe(tk, sizeof tk);
-  wipe(row, sizeof row);
-  wipe(next, sizeof next);
+  OPENSSL_cleanse(tk, sizeof tk);
+  OPENSSL_cleanse(row, sizeof row);
+  OPENSSL_cleanse(next, sizeof next);
 }
 
 void ref_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {

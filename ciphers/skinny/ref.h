@@ -1,10 +1,12 @@
 // SKINNY-128 internals shared by the implementations in this folder and by
 // the tests: the key-schedule layout (one layout for every impl, so a
 // schedule made by one can be used by another), the reference functions, and
-// the exported entry points of the per-instruction-set files.
+// the implementations the per-instruction-set files define.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+
+#include "ciphers/block_cipher.h"
 
 namespace gpucrypto::skinny_impl {
 
@@ -47,14 +49,10 @@ void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size
 uint8_t ref_sbox(uint8_t x);
 uint8_t ref_sbox_inv(uint8_t x);
 
-// AVX-512 bit-sliced (avx512.cpp), 128 blocks per iteration.
-void avx512_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
-
-// AVX2 bit-sliced (avx2.cpp), 64 blocks per iteration.
-void avx2_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// The SIMD implementations, defined by their instruction-set files with the
+// requirements of their compiler flags: AVX-512 bit-sliced (avx512.cpp, 128
+// blocks per iteration) and AVX2 bit-sliced (avx2.cpp, 64 blocks).
+extern const CipherHw kAvx512Hw;
+extern const CipherHw kAvx2Hw;
 
 }  // namespace gpucrypto::skinny_impl

@@ -17,16 +17,17 @@
 
 #include "ciphers/sm4/ref.h"
 #include "ciphers/sm4/sbox_consts.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::sm4_impl {
 namespace {
 
-[[gnu::always_inline]] inline __m256i table(const uint8_t t[16]) {
+GPUCRYPTO_ALWAYS_INLINE __m256i table(const uint8_t t[16]) {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
 // y = lo_table[y & 15] ^ hi_table[y >> 4], byte-wise.
-[[gnu::always_inline]] inline __m256i nibble_affine(__m256i y, __m256i lo_table,
+GPUCRYPTO_ALWAYS_INLINE __m256i nibble_affine(__m256i y, __m256i lo_table,
                                                     __m256i hi_table) {
   const __m256i m = _mm256_set1_epi8(0x0f);
   const __m256i lo = _mm256_and_si256(y, m);
@@ -34,7 +35,7 @@ namespace {
   return _mm256_xor_si256(_mm256_shuffle_epi8(lo_table, lo), _mm256_shuffle_epi8(hi_table, hi));
 }
 
-[[gnu::always_inline]] inline __m256i sbox(__m256i x) {
+GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
   // aesenclast applies ShiftRows before SubBytes; pre-applying its inverse
   // leaves every byte in place.
   const __m256i inv_shift_rows = _mm256_setr_epi8(
@@ -55,20 +56,8 @@ constexpr int kSets = 4;
 
 }  // namespace
 
-void avx2_aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->enc, 0, in, out, nblocks);
-}
-
-void avx2_aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->dec, 0, in, out, nblocks);
-}
-
-void avx2_aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                    size_t nblocks) {
-  const u128 c = load_ctr(ctr);
-  run<true>(static_cast<const Schedule*>(ks)->enc, c, in, out, nblocks);
-  store_ctr(ctr, c + nblocks);
-}
+constinit const CipherHw kAvx2AesniHw = {"avx2-aesni", compiled_features(), kScheduleBytes, kBatch,
+                                         ref_setkey, encrypt, decrypt, ctr};
 
 void avx2_aesni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 

@@ -10,11 +10,12 @@
 
 #include "ciphers/sm4/ref.h"
 #include "ciphers/sm4/sbox_consts.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::sm4_impl {
 namespace {
 
-[[gnu::always_inline]] inline __m256i sbox(__m256i x) {
+GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
   const __m256i pre = _mm256_set1_epi64x(int64_t(kGfniPreMatrix));
   const __m256i post = _mm256_set1_epi64x(int64_t(kGfniPostMatrix));
   x = _mm256_gf2p8affine_epi64_epi8(x, pre, kGfniPreConst);
@@ -27,20 +28,8 @@ constexpr int kSets = 4;
 
 }  // namespace
 
-void avx2_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->enc, 0, in, out, nblocks);
-}
-
-void avx2_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->dec, 0, in, out, nblocks);
-}
-
-void avx2_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                   size_t nblocks) {
-  const u128 c = load_ctr(ctr);
-  run<true>(static_cast<const Schedule*>(ks)->enc, c, in, out, nblocks);
-  store_ctr(ctr, c + nblocks);
-}
+constinit const CipherHw kAvx2GfniHw = {"avx2-gfni", compiled_features(), kScheduleBytes, kBatch,
+                                        ref_setkey, encrypt, decrypt, ctr};
 
 void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 

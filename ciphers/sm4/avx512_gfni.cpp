@@ -20,18 +20,15 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "ciphers/block_cipher.h"
 #include "ciphers/sm4/ref.h"
 #include "ciphers/sm4/sbox_consts.h"
+#include "platform/isa.h"
 
 namespace gpucrypto::sm4_impl {
 namespace {
 
-#define SM4_INLINE [[gnu::always_inline]] inline
-
-SM4_INLINE __m512i sbox(__m512i x) {
+GPUCRYPTO_ALWAYS_INLINE __m512i sbox(__m512i x) {
   const __m512i pre = _mm512_set1_epi64(int64_t(kGfniPreMatrix));
   const __m512i post = _mm512_set1_epi64(int64_t(kGfniPostMatrix));
   x = _mm512_gf2p8affine_epi64_epi8(x, pre, kGfniPreConst);
@@ -40,13 +37,13 @@ SM4_INLINE __m512i sbox(__m512i x) {
 
 constexpr int kXor3 = 0x96;  // vpternlogd truth table of a ^ b ^ c
 
-SM4_INLINE __m512i xor3(__m512i a, __m512i b, __m512i c) {
+GPUCRYPTO_ALWAYS_INLINE __m512i xor3(__m512i a, __m512i b, __m512i c) {
   return _mm512_ternarylogic_epi32(a, b, c, kXor3);
 }
 
 // x ^ L(S(a ^ b ^ c ^ rk)); c is the word written by the previous round, so
 // a ^ b ^ rk is off the critical path.
-SM4_INLINE __m512i round(__m512i x, __m512i a, __m512i b, __m512i c, __m512i rk) {
+GPUCRYPTO_ALWAYS_INLINE __m512i round(__m512i x, __m512i a, __m512i b, __m512i c, __m512i rk) {
   const __m512i s = sbox(_mm512_xor_si512(xor3(a, b, rk), c));
   const __m512i u = xor3(x, s, _mm512_rol_epi32(s, 2));
   const __m512i v = xor3(_mm512_rol_epi32(s, 10), _mm512_rol_epi32(s, 18),
@@ -54,35 +51,15 @@ SM4_INLINE __m512i round(__m512i x, __m512i a, __m512i b, __m512i c, __m512i rk)
   return _mm512_xor_si512(u, v);
 }
 
+using V = __m512i;
+GPUCRYPTO_ALWAYS_INLINE V bcast32(uint32_t w) { return _mm512_set1_epi32(int(w)); }
+
 struct Set {
   __m512i x0, x1, x2, x3;
 };
 
-// 32 rounds on S sets in lockstep, so independent S-box chains interleave.
-template <int S>
-SM4_INLINE void rounds(const uint32_t* rk, Set* st) {
-  // The set loops are unrolled so the sets live in registers rather than in
-  // an array; the round loop only twice (full unrolling is no faster and
-  // three times the code).
-#pragma GCC unroll 2
-  for (int i = 0; i < 32; i += 4) {
-    const __m512i k0 = _mm512_set1_epi32(int(rk[i]));
-#pragma GCC unroll 4
-    for (int s = 0; s < S; ++s) st[s].x0 = round(st[s].x0, st[s].x1, st[s].x2, st[s].x3, k0);
-    const __m512i k1 = _mm512_set1_epi32(int(rk[i + 1]));
-#pragma GCC unroll 4
-    for (int s = 0; s < S; ++s) st[s].x1 = round(st[s].x1, st[s].x2, st[s].x3, st[s].x0, k1);
-    const __m512i k2 = _mm512_set1_epi32(int(rk[i + 2]));
-#pragma GCC unroll 4
-    for (int s = 0; s < S; ++s) st[s].x2 = round(st[s].x2, st[s].x3, st[s].x0, st[s].x1, k2);
-    const __m512i k3 = _mm512_set1_epi32(int(rk[i + 3]));
-#pragma GCC unroll 4
-    for (int s = 0; s < S; ++s) st[s].x3 = round(st[s].x3, st[s].x0, st[s].x1, st[s].x2, k3);
-  }
-}
-
 // 4x4 dword transpose inside each 128-bit lane (its own inverse).
-SM4_INLINE void transpose(__m512i& a, __m512i& b, __m512i& c, __m512i& d) {
+GPUCRYPTO_ALWAYS_INLINE void transpose(__m512i& a, __m512i& b, __m512i& c, __m512i& d) {
   const __m512i t0 = _mm512_unpacklo_epi32(a, b), t1 = _mm512_unpackhi_epi32(a, b);
   const __m512i t2 = _mm512_unpacklo_epi32(c, d), t3 = _mm512_unpackhi_epi32(c, d);
   a = _mm512_unpacklo_epi64(t0, t2);
@@ -91,7 +68,7 @@ SM4_INLINE void transpose(__m512i& a, __m512i& b, __m512i& c, __m512i& d) {
   d = _mm512_unpackhi_epi64(t1, t3);
 }
 
-SM4_INLINE __m512i bswap32(__m512i x) {
+GPUCRYPTO_ALWAYS_INLINE __m512i bswap32(__m512i x) {
   const __m512i m = _mm512_broadcast_i32x4(
       _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
   return _mm512_shuffle_epi8(x, m);
@@ -99,12 +76,12 @@ SM4_INLINE __m512i bswap32(__m512i x) {
 
 // Masks for a 16-block set holding `n` (1..16) blocks: register j covers
 // blocks 4j..4j+3, four dwords each. n is public (a length).
-SM4_INLINE __mmask16 reg_mask(size_t n, int j) {
+GPUCRYPTO_ALWAYS_INLINE __mmask16 reg_mask(size_t n, int j) {
   const size_t have = n > size_t(4 * j) ? n - size_t(4 * j) : 0;
   return have >= 4 ? __mmask16(0xffff) : __mmask16((1u << (4 * have)) - 1);
 }
 
-SM4_INLINE Set load_set(const uint8_t* in, size_t n) {
+GPUCRYPTO_ALWAYS_INLINE Set load_set(const uint8_t* in, size_t n) {
   Set s;
   s.x0 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 0), in));
   s.x1 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 1), in + 64));
@@ -116,7 +93,7 @@ SM4_INLINE Set load_set(const uint8_t* in, size_t n) {
 
 // The output block is (X35, X34, X33, X32): words in reverse order. Stores
 // the first n blocks, XORed with `in` when it is not null (CTR).
-SM4_INLINE void store_set(Set s, const uint8_t* in, uint8_t* out, size_t n) {
+GPUCRYPTO_ALWAYS_INLINE void store_set(Set s, const uint8_t* in, uint8_t* out, size_t n) {
   transpose(s.x3, s.x2, s.x1, s.x0);
   __m512i v[4] = {bswap32(s.x3), bswap32(s.x2), bswap32(s.x1), bswap32(s.x0)};
   for (int j = 0; j < 4; ++j) {
@@ -126,12 +103,10 @@ SM4_INLINE void store_set(Set s, const uint8_t* in, uint8_t* out, size_t n) {
   }
 }
 
-using u128 = unsigned __int128;
-
 // Counter blocks base + k for the 16 blocks of a set, already transposed:
 // dword 4l+m of register j is word j of block 4m+l (see transpose). The carry
 // runs through all four words, so any base is exact (mod 2^128).
-SM4_INLINE Set counter_set(u128 base) {
+GPUCRYPTO_ALWAYS_INLINE Set counter_set(u128 base) {
   const __m512i idx = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
   Set s;
@@ -148,79 +123,15 @@ SM4_INLINE Set counter_set(u128 base) {
   return s;
 }
 
-// Blocks in set `s` of a batch of n blocks (0..16).
-SM4_INLINE size_t set_blocks(size_t n, int s) {
-  const size_t before = size_t(16 * s);
-  return n <= before ? 0 : n - before >= 16 ? 16 : n - before;
-}
-
-// One batch of up to 16*S blocks: ECB (in -> out) or CTR (counter blocks from
-// `c`, XORed with in).
-template <int S, bool kCtr>
-SM4_INLINE void batch(const uint32_t* rk, u128 c, const uint8_t* in, uint8_t* out, size_t n) {
-  Set st[S];
-#pragma GCC unroll 4
-  for (int s = 0; s < S; ++s) {
-    st[s] = kCtr ? counter_set(c + u128(16 * s)) : load_set(in + 256 * s, set_blocks(n, s));
-  }
-  rounds<S>(rk, st);
-#pragma GCC unroll 4
-  for (int s = 0; s < S; ++s) {
-    store_set(st[s], kCtr ? in + 256 * s : nullptr, out + 256 * s, set_blocks(n, s));
-  }
-}
-
+constexpr size_t kSetBlocks = 16;
 constexpr int kSets = 4;  // sets in flight (see the top of the file)
-constexpr size_t kBatch = 16 * kSets;
 
-// A partial batch with just the sets it needs (S, S-1, ... 1 tried in turn).
-template <int S, bool kCtr>
-SM4_INLINE void tail(const uint32_t* rk, u128 c, const uint8_t* in, uint8_t* out, size_t n) {
-  if constexpr (S > 0) {
-    if ((n + 15) / 16 == S) {
-      batch<S, kCtr>(rk, c, in, out, n);
-    } else {
-      tail<S - 1, kCtr>(rk, c, in, out, n);
-    }
-  }
-}
-
-// Whole batches, then the tail.
-template <bool kCtr>
-void run(const uint32_t* rk, u128 c, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  for (; nblocks >= kBatch; nblocks -= kBatch, in += 16 * kBatch, out += 16 * kBatch) {
-    batch<kSets, kCtr>(rk, c, in, out, kBatch);
-    c += kBatch;
-  }
-  tail<kSets, kCtr>(rk, c, in, out, nblocks);
-}
-
-u128 load_ctr(const uint8_t* p) {
-  u128 v = 0;
-  for (int i = 0; i < 16; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-void store_ctr(uint8_t* p, u128 v) {
-  for (int i = 15; i >= 0; --i, v >>= 8) p[i] = uint8_t(v);
-}
+#include "ciphers/sm4/sets_driver.inc"
 
 }  // namespace
 
-void avx512_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->enc, 0, in, out, nblocks);
-}
-
-void avx512_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  run<false>(static_cast<const Schedule*>(ks)->dec, 0, in, out, nblocks);
-}
-
-void avx512_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                     size_t nblocks) {
-  const u128 c = load_ctr(ctr);
-  run<true>(static_cast<const Schedule*>(ks)->enc, c, in, out, nblocks);
-  store_ctr(ctr, c + nblocks);
-}
+constinit const CipherHw kAvx512GfniHw = {"avx512-gfni", compiled_features(), kScheduleBytes, kBatch,
+                                          ref_setkey,    encrypt,             decrypt,        ctr};
 
 void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; i += 64) {

@@ -11,6 +11,8 @@
 // branch-free GF(2^8) multiplications and bit-matrix squarings, on all bytes
 // of a 64-bit word at once (SWAR), so two 32-bit S-box words (two blocks) cost
 // one evaluation.
+#include <openssl/crypto.h>
+
 #include "ciphers/block_cipher.h"
 #include "ciphers/sm4/ref.h"
 
@@ -171,8 +173,7 @@ void ref_setkey(void* ks, const uint8_t* key, size_t /*keylen*/, bool /*with_dec
   // Decryption keys are cheap; always filled so any impl can use the schedule.
   for (int i = 0; i < 32; ++i) s->dec[i] = s->enc[31 - i];
   // The last four round keys are still in k[]: do not leave them on the stack.
-  volatile uint32_t* wipe = k;
-  for (int j = 0; j < 4; ++j) wipe[j] = 0;
+  OPENSSL_cleanse(k, sizeof k);
 }
 
 void ref_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {

@@ -1,10 +1,12 @@
 // SM4 internals shared by the implementations in this folder and by the
 // tests: the key-schedule layout (common to every impl, so a schedule made by
 // one can be used by another), the reference functions, and the exported
-// entry points of the per-instruction-set files.
+// implementations of the per-instruction-set files.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+
+#include "ciphers/block_cipher.h"
 
 namespace gpucrypto::sm4_impl {
 
@@ -24,26 +26,16 @@ void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size
 // One S-box evaluation through the reference circuit (for tests).
 uint8_t ref_sbox(uint8_t x);
 
-// AVX-512 + GFNI (avx512_gfni.cpp), 64 blocks per iteration.
-void avx512_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx512_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                     size_t nblocks);
-// Applies the S-box layer of this path to n bytes (for tests).
+// The SIMD implementations, defined by their instruction-set files with the
+// requirements of their compiler flags: AVX-512 + GFNI (avx512_gfni.cpp, 64
+// blocks per iteration), AVX2 + GFNI (avx2_gfni.cpp, 32 blocks) and AVX2 +
+// AES-NI (avx2_aesni.cpp, 32 blocks).
+extern const CipherHw kAvx512GfniHw;
+extern const CipherHw kAvx2GfniHw;
+extern const CipherHw kAvx2AesniHw;
+// Each applies its path's S-box layer to n bytes (for tests).
 void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
-
-// AVX2 + GFNI (avx2_gfni.cpp), 32 blocks per iteration.
-void avx2_gfni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_gfni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_gfni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                   size_t nblocks);
 void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
-
-// AVX2 + AES-NI (avx2_aesni.cpp), 32 blocks per iteration.
-void avx2_aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
-void avx2_aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out,
-                    size_t nblocks);
 void avx2_aesni_sbox(const uint8_t* in, uint8_t* out, size_t n);
 
 }  // namespace gpucrypto::sm4_impl

@@ -30,24 +30,7 @@ inline V v_load_u8(const uint8_t* p) {
 }
 inline void v_store(uint32_t* p, V v) { _mm512_store_si512(p, v); }
 
-#include "kem/babykyber/batch_simd.inc"
-
 }  // namespace
 
-namespace gpucrypto::kem {
-
-size_t babykyber_avx512_lanes() { return kW; }
-void babykyber_avx512_keygen(size_t nblocks, const uint8_t* coins, size_t cs, uint8_t* ek,
-                             size_t es, uint8_t* dk, size_t ds) {
-  keygen_blocks(nblocks, coins, cs, ek, es, dk, ds);
-}
-uint32_t babykyber_avx512_encrypt(size_t nblocks, uint8_t* ct, size_t cts, const uint8_t* ek,
-                                  size_t es, const uint8_t* m, const uint8_t* coins, size_t cs) {
-  return encrypt_blocks(nblocks, ct, cts, ek, es, m, coins, cs);
-}
-void babykyber_avx512_decrypt(size_t nblocks, uint8_t* m, const uint8_t* ct, size_t cts,
-                              const uint8_t* dk, size_t ds) {
-  decrypt_blocks(nblocks, m, ct, cts, dk, ds);
-}
-
-}  // namespace gpucrypto::kem
+#define BABYKYBER_ISA_NAME(fn) babykyber_avx512_##fn
+#include "kem/babykyber/batch_simd.inc"

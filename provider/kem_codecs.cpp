@@ -354,36 +354,38 @@ const OSSL_DISPATCH kDecoder[] = {
     {OSSL_FUNC_DECODER_EXPORT_OBJECT, reinterpret_cast<Fn>(&dec_export_object)},
     {0, nullptr}};
 
-// Per row: the five encoders (in Format/Structure order below) and two decoders.
-struct RowCodecs {
-  const OSSL_DISPATCH* spki_der;
-  const OSSL_DISPATCH* spki_pem;
-  const OSSL_DISPATCH* pki_der;
-  const OSSL_DISPATCH* pki_pem;
-  const OSSL_DISPATCH* text;
-  const OSSL_DISPATCH* dec_spki;
-  const OSSL_DISPATCH* dec_pki;
-};
+// Per row: the five encoders, then the two decoders, in kSlots order.
+constexpr int slot(Format f, Structure s) {
+  return f == Format::kText ? 4 : (s == Structure::kSpki ? 0 : 2) + (f == Format::kPem ? 1 : 0);
+}
+constexpr int kDecoderSlot[] = {5, 6};  // Structure::kSpki, kPki
+using RowCodecs = std::array<const OSSL_DISPATCH*, 7>;
+template <size_t R>
+constexpr RowCodecs row_codecs() {
+  RowCodecs t{};
+  t[slot(Format::kDer, Structure::kSpki)] = kEncoder<R, Format::kDer, Structure::kSpki>;
+  t[slot(Format::kPem, Structure::kSpki)] = kEncoder<R, Format::kPem, Structure::kSpki>;
+  t[slot(Format::kDer, Structure::kPki)] = kEncoder<R, Format::kDer, Structure::kPki>;
+  t[slot(Format::kPem, Structure::kPki)] = kEncoder<R, Format::kPem, Structure::kPki>;
+  t[slot(Format::kText, Structure::kNone)] = kEncoder<R, Format::kText, Structure::kNone>;
+  t[kDecoderSlot[0]] = kDecoder<R, Structure::kSpki>;
+  t[kDecoderSlot[1]] = kDecoder<R, Structure::kPki>;
+  return t;
+}
 template <size_t... R>
 constexpr std::array<RowCodecs, kKemCount> codec_tables(std::index_sequence<R...>) {
-  return {RowCodecs{kEncoder<R, Format::kDer, Structure::kSpki>, kEncoder<R, Format::kPem, Structure::kSpki>,
-                    kEncoder<R, Format::kDer, Structure::kPki>, kEncoder<R, Format::kPem, Structure::kPki>,
-                    kEncoder<R, Format::kText, Structure::kNone>, kDecoder<R, Structure::kSpki>,
-                    kDecoder<R, Structure::kPki>}...};
+  return {row_codecs<R>()...};
 }
 constexpr auto kCodecs = codec_tables(std::make_index_sequence<kKemCount>());
 
 }  // namespace
 
 const OSSL_DISPATCH* encoder_dispatch(size_t row, Format f, Structure s) {
-  const RowCodecs& c = kCodecs[row];
-  if (f == Format::kText) return c.text;
-  if (s == Structure::kSpki) return f == Format::kDer ? c.spki_der : c.spki_pem;
-  return f == Format::kDer ? c.pki_der : c.pki_pem;
+  return kCodecs[row][slot(f, s)];
 }
 
 const OSSL_DISPATCH* decoder_dispatch(size_t row, Structure s) {
-  return s == Structure::kSpki ? kCodecs[row].dec_spki : kCodecs[row].dec_pki;
+  return kCodecs[row][kDecoderSlot[s == Structure::kSpki ? 0 : 1]];
 }
 
 }  // namespace gpucrypto::kemprov

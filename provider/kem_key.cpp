@@ -74,21 +74,31 @@ void key_clear(Key* k) {
   k->has_pub = k->has_priv = k->has_seed = false;
 }
 
-bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
-  key_clear(k);
+namespace {
+// The length check, then the row's check `rc` (run only on the right
+// length); raises and returns false on failure.
+template <class Check>
+bool checked(Key* k, const char* what, size_t len, size_t want, const Check& check) {
   const KemDesc& d = *k->desc;
-  if (len != d.pub_bytes) {
-    GPUC_RAISE(k->prov, kErrWrongLength, "%s public key must be %zu bytes (got %zu)", d.name,
-               d.pub_bytes, len);
+  if (len != want) {
+    GPUC_RAISE(k->prov, kErrWrongLength, "%s %s must be %zu bytes (got %zu)", d.name, what, want, len);
     return false;
   }
   KemCall call{*k->prov};
-  const int rc = d.check_pub(call, d, pub);
+  const int rc = check(call);
   if (rc != kOk) {
-    GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s public key: %s", d.name,
-               d.strerror(rc));
+    GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s %s: %s", d.name, what, d.strerror(rc));
     return false;
   }
+  return true;
+}
+}  // namespace
+
+bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
+  key_clear(k);
+  const KemDesc& d = *k->desc;
+  if (!checked(k, "public key", len, d.pub_bytes, [&](KemCall& c) { return d.check_pub(c, d, pub); }))
+    return false;
   std::memcpy(k->pub, pub, len);
   k->has_pub = true;
   return true;
@@ -97,18 +107,8 @@ bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
 bool key_set_priv(Key* k, const uint8_t* priv, size_t len) {
   key_clear(k);
   const KemDesc& d = *k->desc;
-  if (len != d.priv_bytes) {
-    GPUC_RAISE(k->prov, kErrWrongLength, "%s private key must be %zu bytes (got %zu)", d.name,
-               d.priv_bytes, len);
+  if (!checked(k, "private key", len, d.priv_bytes, [&](KemCall& c) { return d.check_priv(c, d, priv); }))
     return false;
-  }
-  KemCall call{*k->prov};
-  const int rc = d.check_priv(call, d, priv);
-  if (rc != kOk) {
-    GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s private key: %s", d.name,
-               d.strerror(rc));
-    return false;
-  }
   std::memcpy(k->priv, priv, len);
   std::memcpy(k->pub, priv + d.pub_in_priv, d.pub_bytes);
   k->has_pub = k->has_priv = true;

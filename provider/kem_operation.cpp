@@ -58,6 +58,15 @@ int kem_init(void* vctx, void* vkey, const OSSL_PARAM*) {
   return 1;
 }
 
+// Records which kernels ran; raises when the entry point failed.
+bool finished(KemCtx* c, const KemCall& call, const char* what, int rc) {
+  c->kernels = call.kernels;
+  if (rc == kOk) return true;
+  GPUC_RAISE(c->prov, reason_for(rc, kErrInternal), "%s %s: %s", c->key->desc->name, what,
+             c->key->desc->strerror(rc));
+  return false;
+}
+
 int kem_encapsulate(void* vctx, unsigned char* out, size_t* outlen, unsigned char* secret,
                     size_t* secretlen) {
   auto* c = static_cast<KemCtx*>(vctx);
@@ -84,13 +93,7 @@ int kem_encapsulate(void* vctx, unsigned char* out, size_t* outlen, unsigned cha
     return 0;
   }
   KemCall call{*c->prov};
-  const int rc = d.encaps(call, d, out, secret, k.pub);
-  c->kernels = call.kernels;
-  if (rc != kOk) {
-    GPUC_RAISE(c->prov, reason_for(rc, kErrInternal), "%s encapsulation: %s", d.name,
-               d.strerror(rc));
-    return 0;
-  }
+  if (!finished(c, call, "encapsulation", d.encaps(call, d, out, secret, k.pub))) return 0;
   *outlen = d.ct_bytes;
   *secretlen = d.ss_bytes;
   return 1;
@@ -124,13 +127,7 @@ int kem_decapsulate(void* vctx, unsigned char* out, size_t* outlen, const unsign
     return 0;
   }
   KemCall call{*c->prov};
-  const int rc = d.decaps(call, d, out, in, k.priv);
-  c->kernels = call.kernels;
-  if (rc != kOk) {
-    GPUC_RAISE(c->prov, reason_for(rc, kErrInternal), "%s decapsulation: %s", d.name,
-               d.strerror(rc));
-    return 0;
-  }
+  if (!finished(c, call, "decapsulation", d.decaps(call, d, out, in, k.priv))) return 0;
   *outlen = d.ss_bytes;
   return 1;
 }

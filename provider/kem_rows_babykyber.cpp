@@ -15,9 +15,7 @@ namespace {
 namespace bk = kem::babykyber;
 
 const kem::PkeBatchImpl& kernels(KemCall& c) {
-  const kem::PkeBatchImpl& impl = kem::pke_batch_select(c.prov.config.features());
-  c.kernels = impl.name;
-  return impl;
+  return uses(c, kem::pke_batch_select(c.prov.config.features()));
 }
 
 std::string poly_text(const bk::Poly& a) {

@@ -13,11 +13,7 @@ namespace gpucrypto::kemprov::rows {
 namespace {
 namespace mk = kem::mlkem;
 
-const mk::Impl& kernels(KemCall& c) {
-  const mk::Impl& impl = mk::select(c.prov.config.features());
-  c.kernels = impl.name;
-  return impl;
-}
+const mk::Impl& kernels(KemCall& c) { return uses(c, mk::select(c.prov.config.features())); }
 }  // namespace
 
 int mlkem_keygen(KemCall& c, const KemDesc& d, uint8_t* pub, uint8_t* priv, const uint8_t* seed_in,

@@ -29,6 +29,14 @@ struct KemCall {
   const char* kernels = nullptr;  // out: the kernel set that ran ("ref", "avx2", "avx512")
 };
 
+// The kernel set an entry point runs, recorded in the call: `impl` is chosen
+// from call.prov.config.features() (the instance's backend cap).
+template <class Impl>
+const Impl& uses(KemCall& call, const Impl& impl) {
+  call.kernels = impl.name;
+  return impl;
+}
+
 // Status codes of the entry points: the C APIs' (0 = ok; both KEM headers
 // use these values).
 inline constexpr int kOk = 0, kLibErrKey = -2, kLibErrHash = -3;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "platform/cpu_features.h"
 #include "gpucrypto/mlkem.h"
@@ -93,17 +94,26 @@ namespace gpucrypto::kem::mlkem {
 
 namespace gg = gpucrypto::gpu;
 
+// The level index of a batch's arguments, or -1: an unknown level, a NULL
+// array with n > 0, or a count whose byte sizes overflow (dk is the largest).
+int batch_level(int level, size_t n, std::initializer_list<const void*> arrays) {
+  const int li = level_index(level);
+  if (li < 0 || n > SIZE_MAX / kSizes[li].dk) return -1;
+  for (const void* a : arrays)
+    if (n != 0 && a == nullptr) return -1;
+  return li;
+}
+
 // Each batch: on a CUDA GPU when it pays (engine/offload.h), which returns a
 // finished prefix; the CPU kernels, split over the thread pool, do the rest.
 // The GPU needs its randomness up front, so a batch bound for it draws all of
 // it first (and wipes it after).
 int keypair_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
                   size_t n, uint8_t* eks, uint8_t* dks, const uint8_t* seeds, unsigned threads) {
-  const int li = level_index(level);
-  if (li < 0 || (n != 0 && (eks == nullptr || dks == nullptr))) return MLKEM_ERR_ARGS;
+  const int li = batch_level(level, n, {eks, dks});
+  if (li < 0) return MLKEM_ERR_ARGS;
   const LevelOps& ops = impl.ops[li];
   const Sizes sz = kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   size_t done = 0;
   SecretBuffer drawn;
   if (n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kKeygen), cfg)) {
@@ -130,12 +140,10 @@ int keypair_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libct
 int encaps_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
                  size_t n, uint8_t* cts, uint8_t* sss, const uint8_t* eks, const uint8_t* ms,
                  unsigned threads) {
-  const int li = level_index(level);
-  if (li < 0 || (n != 0 && (cts == nullptr || sss == nullptr || eks == nullptr)))
-    return MLKEM_ERR_ARGS;
+  const int li = batch_level(level, n, {cts, sss, eks});
+  if (li < 0) return MLKEM_ERR_ARGS;
   const LevelOps& ops = impl.ops[li];
   const Sizes sz = kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   size_t done = 0;
   bool gpu_ok = true;
   SecretBuffer drawn;
@@ -170,12 +178,10 @@ int encaps_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx
 
 int decaps_batch(const Impl& impl, const EngineConfig& cfg, int level, size_t n, uint8_t* sss,
                  const uint8_t* cts, const uint8_t* dks, unsigned threads) {
-  const int li = level_index(level);
-  if (li < 0 || (n != 0 && (sss == nullptr || cts == nullptr || dks == nullptr)))
-    return MLKEM_ERR_ARGS;
+  const int li = batch_level(level, n, {sss, cts, dks});
+  if (li < 0) return MLKEM_ERR_ARGS;
   const LevelOps& ops = impl.ops[li];
   const Sizes sz = kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
   const size_t done =
       n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kDecaps), cfg)
           ? gg::mlkem_decaps(level, n, dks, cts, sss)

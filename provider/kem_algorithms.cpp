@@ -1,65 +1,70 @@
-// The KEM-side algorithm tables: babyKyber's and ML-KEM-512/768/1024's
-// keymgmt, KEM, encoders and decoders (see provider/babykyber_*.cpp and
-// provider/mlkem_*.cpp).
+// The KEM-side algorithm tables, generated from the rows of
+// provider/kem_table.h: per row one keymgmt, one KEM, five encoders
+// (SubjectPublicKeyInfo and PrivateKeyInfo as DER and PEM, text) and two DER
+// decoders, all under the row's names.
 #include "provider/kem_algorithms.h"
 
 #include <openssl/core_dispatch.h>
 
-#include "provider/babykyber_key.h"
-#include "provider/mlkem_key.h"
+#include <array>
+
+#include "provider/kem_dispatch.h"
+#include "provider/kem_table.h"
 
 namespace gpucrypto {
 namespace {
 
-using bkprov::kDescription;
-using bkprov::kNames;
+using kemprov::Format;
+using kemprov::kKemCount;
+using kemprov::kKems;
+using kemprov::Structure;
 
 #define GPUC_PROPS "provider=gpucrypto"
 
-using mlkprov::kLevels;
-#define MLKEM_ALG(li, props, fns) {kLevels[li].names, GPUC_PROPS props, fns, kLevels[li].description}
-#define MLKEM_ALL(props, fn) MLKEM_ALG(0, props, fn(0)), MLKEM_ALG(1, props, fn(1)), MLKEM_ALG(2, props, fn(2))
+struct Codec {
+  const char* props;
+  Format format;
+  Structure structure;
+};
+constexpr Codec kEncoders[] = {
+    {GPUC_PROPS ",output=der,structure=SubjectPublicKeyInfo", Format::kDer, Structure::kSpki},
+    {GPUC_PROPS ",output=pem,structure=SubjectPublicKeyInfo", Format::kPem, Structure::kSpki},
+    {GPUC_PROPS ",output=der,structure=PrivateKeyInfo", Format::kDer, Structure::kPki},
+    {GPUC_PROPS ",output=pem,structure=PrivateKeyInfo", Format::kPem, Structure::kPki},
+    {GPUC_PROPS ",output=text", Format::kText, Structure::kNone}};
+constexpr Codec kDecoders[] = {
+    {GPUC_PROPS ",input=der,structure=SubjectPublicKeyInfo", Format::kDer, Structure::kSpki},
+    {GPUC_PROPS ",input=der,structure=PrivateKeyInfo", Format::kDer, Structure::kPki}};
 
-const OSSL_ALGORITHM kKeymgmt[] = {
-    {kNames, GPUC_PROPS, bkprov::kKeymgmtFunctions, kDescription},
-    MLKEM_ALL("", mlkprov::keymgmt_functions),
-    {nullptr, nullptr, nullptr, nullptr}};
+// Row-major: each row's entries together, then the terminator.
+template <size_t PerRow>
+using AlgTable = std::array<OSSL_ALGORITHM, kKemCount * PerRow + 1>;
 
-const OSSL_ALGORITHM kKem[] = {
-    {kNames, GPUC_PROPS, bkprov::kKemFunctions, kDescription},
-    MLKEM_ALG(0, "", mlkprov::kKemFunctions),
-    MLKEM_ALG(1, "", mlkprov::kKemFunctions),
-    MLKEM_ALG(2, "", mlkprov::kKemFunctions),
-    {nullptr, nullptr, nullptr, nullptr}};
+template <size_t PerRow, class Fn>
+AlgTable<PerRow> build(const Fn& entry) {
+  AlgTable<PerRow> t{};
+  for (size_t r = 0; r < kKemCount; ++r)
+    for (size_t i = 0; i < PerRow; ++i) t[r * PerRow + i] = entry(r, i);
+  t.back() = {nullptr, nullptr, nullptr, nullptr};
+  return t;
+}
 
-const OSSL_ALGORITHM kEncoders[] = {
-    {kNames, GPUC_PROPS ",output=der,structure=SubjectPublicKeyInfo", bkprov::encoder_spki_der(),
-     kDescription},
-    {kNames, GPUC_PROPS ",output=pem,structure=SubjectPublicKeyInfo", bkprov::encoder_spki_pem(),
-     kDescription},
-    {kNames, GPUC_PROPS ",output=der,structure=PrivateKeyInfo", bkprov::encoder_pki_der(),
-     kDescription},
-    {kNames, GPUC_PROPS ",output=pem,structure=PrivateKeyInfo", bkprov::encoder_pki_pem(),
-     kDescription},
-    {kNames, GPUC_PROPS ",output=text", bkprov::encoder_text(), kDescription},
-    MLKEM_ALL(",output=der,structure=SubjectPublicKeyInfo", mlkprov::encoder_spki_der),
-    MLKEM_ALL(",output=pem,structure=SubjectPublicKeyInfo", mlkprov::encoder_spki_pem),
-    MLKEM_ALL(",output=der,structure=PrivateKeyInfo", mlkprov::encoder_pki_der),
-    MLKEM_ALL(",output=pem,structure=PrivateKeyInfo", mlkprov::encoder_pki_pem),
-    MLKEM_ALL(",output=text", mlkprov::encoder_text),
-    {nullptr, nullptr, nullptr, nullptr}};
+OSSL_ALGORITHM alg(size_t row, const char* props, const OSSL_DISPATCH* fns) {
+  return {kKems[row].names, props, fns, kKems[row].description};
+}
 
-const OSSL_ALGORITHM kDecoders[] = {
-    {kNames, GPUC_PROPS ",input=der,structure=SubjectPublicKeyInfo", bkprov::decoder_spki(),
-     kDescription},
-    {kNames, GPUC_PROPS ",input=der,structure=PrivateKeyInfo", bkprov::decoder_pki(),
-     kDescription},
-    MLKEM_ALL(",input=der,structure=SubjectPublicKeyInfo", mlkprov::decoder_spki),
-    MLKEM_ALL(",input=der,structure=PrivateKeyInfo", mlkprov::decoder_pki),
-    {nullptr, nullptr, nullptr, nullptr}};
+const AlgTable<1> kKeymgmtAlgs =
+    build<1>([](size_t r, size_t) { return alg(r, GPUC_PROPS, kemprov::keymgmt_dispatch(r)); });
+const AlgTable<1> kKemAlgs =
+    build<1>([](size_t r, size_t) { return alg(r, GPUC_PROPS, kemprov::kem_dispatch()); });
+const AlgTable<std::size(kEncoders)> kEncoderAlgs = build<std::size(kEncoders)>([](size_t r, size_t i) {
+  const Codec& c = kEncoders[i];
+  return alg(r, c.props, kemprov::encoder_dispatch(r, c.format, c.structure));
+});
+const AlgTable<std::size(kDecoders)> kDecoderAlgs = build<std::size(kDecoders)>([](size_t r, size_t i) {
+  return alg(r, kDecoders[i].props, kemprov::decoder_dispatch(r, kDecoders[i].structure));
+});
 
-#undef MLKEM_ALL
-#undef MLKEM_ALG
 #undef GPUC_PROPS
 
 }  // namespace
@@ -67,13 +72,13 @@ const OSSL_ALGORITHM kDecoders[] = {
 const OSSL_ALGORITHM* kem_algorithms(int operation_id) {
   switch (operation_id) {
     case OSSL_OP_KEYMGMT:
-      return kKeymgmt;
+      return kKeymgmtAlgs.data();
     case OSSL_OP_KEM:
-      return kKem;
+      return kKemAlgs.data();
     case OSSL_OP_ENCODER:
-      return kEncoders;
+      return kEncoderAlgs.data();
     case OSSL_OP_DECODER:
-      return kDecoders;
+      return kDecoderAlgs.data();
     default:
       return nullptr;
   }

@@ -29,7 +29,10 @@
 #include "kem/core/babykyber_pke.h"
 #include "kem/babykyber/batch_impl.h"
 #include "kem/babykyber/sha3_hasher.h"
+#include "kem/secret_buffer.h"
+#include "engine/offload.h"
 #include "engine/thread_pool.h"
+#include "gpu/gpu_kem.h"
 
 namespace gpucrypto::kem {
 namespace {
@@ -72,31 +75,79 @@ inline uint32_t value_barrier(uint32_t x) {
   return x;
 }
 
-int keygen_chunk(const PkeBatchImpl& impl, Sha3Hasher& h, Scratch& s, size_t n, uint8_t* pks,
-                 uint8_t* sks, const uint8_t* seeds) {
+// The KEM steps around the PKE, over `n` instances. A CPU batch runs them
+// per chunk of kChunk instances on per-worker scratch; a batch bound for the
+// GPU runs each over the whole batch (whole_batch below), so every PKE step
+// is one GPU job.
+bool keygen_coins(Sha3Hasher& h, size_t n, const uint8_t* seeds, uint8_t* coins) {
   for (size_t i = 0; i < n; ++i)
-    if (!h.shake256(seeds + i * kSeed, 32, &kRankByte, 1, s.coins + i * kCoins, kCoins))
-      return BABYKYBER_ERR_HASH;
-  impl.keygen(n, s.coins, kCoins, pks, kPk, sks, kSk);
+    if (!h.shake256(seeds + i * kSeed, 32, &kRankByte, 1, coins + i * kCoins, kCoins)) return false;
+  return true;
+}
+
+bool keygen_finish(Sha3Hasher& h, size_t n, const uint8_t* pks, uint8_t* sks,
+                   const uint8_t* seeds) {
   for (size_t i = 0; i < n; ++i) {
     uint8_t* sk = sks + i * kSk;
     std::memcpy(sk + kSkEk, pks + i * kPk, kPk);
-    if (!h.sha3_256(pks + i * kPk, kPk, sk + kSkH)) return BABYKYBER_ERR_HASH;
+    if (!h.sha3_256(pks + i * kPk, kPk, sk + kSkH)) return false;
     std::memcpy(sk + kSkZ, seeds + i * kSeed + 32, 32);
   }
+  return true;
+}
+
+// g = G(m || H(ek)): the shared secret, then the encryption coins.
+bool encaps_hash(Sha3Hasher& h, size_t n, const uint8_t* pks, const uint8_t* ms, uint8_t* g) {
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t hpk[32];
+    if (!h.sha3_256(pks + i * kPk, kPk, hpk) || !h.sha3_512(ms + i, 1, hpk, 32, g + i * 64))
+      return false;
+  }
+  return true;
+}
+
+void encaps_finish(size_t n, uint8_t* sss, const uint8_t* g) {
+  for (size_t i = 0; i < n; ++i) std::memcpy(sss + i * kSs, g + i * 64, kSs);
+}
+
+bool decaps_hash(Sha3Hasher& h, size_t n, const uint8_t* m, const uint8_t* cts,
+                 const uint8_t* sks, uint8_t* g, uint8_t* kbar) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* sk = sks + i * kSk;
+    if (!h.sha3_512(m + i, 1, sk + kSkH, 32, g + i * 64) ||
+        !h.shake256(sk + kSkZ, 32, cts + i * kCt, kCt, kbar + i * kSs, kSs))
+      return false;
+  }
+  return true;
+}
+
+// ss = K' where the re-encryption matches, else K_bar (constant time).
+void decaps_select(size_t n, uint8_t* sss, const uint8_t* cts, const uint8_t* ct2,
+                   const uint8_t* g, const uint8_t* kbar) {
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t diff = 0;
+    for (size_t j = 0; j < kCt; ++j) diff |= uint32_t(cts[i * kCt + j] ^ ct2[i * kCt + j]);
+    const uint8_t keep = uint8_t(value_barrier(ct_eq_mask(diff, 0)));
+    const uint8_t* good = g + i * 64;
+    const uint8_t* bad = kbar + i * kSs;
+    for (size_t j = 0; j < kSs; ++j)
+      sss[i * kSs + j] = uint8_t((good[j] & keep) | (bad[j] & uint8_t(~keep)));
+  }
+}
+
+int keygen_chunk(const PkeBatchImpl& impl, Sha3Hasher& h, Scratch& s, size_t n, uint8_t* pks,
+                 uint8_t* sks, const uint8_t* seeds) {
+  if (!keygen_coins(h, n, seeds, s.coins)) return BABYKYBER_ERR_HASH;
+  impl.keygen(n, s.coins, kCoins, pks, kPk, sks, kSk);
   OPENSSL_cleanse(s.coins, n * kCoins);
-  return BABYKYBER_OK;
+  return keygen_finish(h, n, pks, sks, seeds) ? BABYKYBER_OK : BABYKYBER_ERR_HASH;
 }
 
 int encaps_chunk(const PkeBatchImpl& impl, Sha3Hasher& h, Scratch& s, size_t n, uint8_t* cts,
                  uint8_t* sss, const uint8_t* pks, const uint8_t* ms) {
-  for (size_t i = 0; i < n; ++i) {
-    uint8_t hpk[32];
-    if (!h.sha3_256(pks + i * kPk, kPk, hpk) || !h.sha3_512(ms + i, 1, hpk, 32, s.g + i * 64))
-      return BABYKYBER_ERR_HASH;
-  }
+  if (!encaps_hash(h, n, pks, ms, s.g)) return BABYKYBER_ERR_HASH;
   const bool ok = impl.encrypt(n, cts, kCt, pks, kPk, ms, s.g + 32, 64);
-  for (size_t i = 0; i < n; ++i) std::memcpy(sss + i * kSs, s.g + i * 64, kSs);
+  encaps_finish(n, sss, s.g);
   OPENSSL_cleanse(s.g, n * 64);
   return ok ? BABYKYBER_OK : BABYKYBER_ERR_KEY;
 }
@@ -104,23 +155,10 @@ int encaps_chunk(const PkeBatchImpl& impl, Sha3Hasher& h, Scratch& s, size_t n, 
 int decaps_chunk(const PkeBatchImpl& impl, Sha3Hasher& h, Scratch& s, size_t n, uint8_t* sss,
                  const uint8_t* cts, const uint8_t* sks) {
   impl.decrypt(n, s.m, cts, kCt, sks, kSk);
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t* sk = sks + i * kSk;
-    if (!h.sha3_512(s.m + i, 1, sk + kSkH, 32, s.g + i * 64) ||
-        !h.shake256(sk + kSkZ, 32, cts + i * kCt, kCt, s.kbar + i * kSs, kSs))
-      return BABYKYBER_ERR_HASH;
-  }
+  if (!decaps_hash(h, n, s.m, cts, sks, s.g, s.kbar)) return BABYKYBER_ERR_HASH;
   // The embedded ek was validated when the key was made or imported.
   (void)impl.encrypt(n, s.ct, kCt, sks + kSkEk, kSk, s.m, s.g + 32, 64);
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t diff = 0;
-    for (size_t j = 0; j < kCt; ++j) diff |= uint32_t(cts[i * kCt + j] ^ s.ct[i * kCt + j]);
-    const uint8_t keep = uint8_t(value_barrier(ct_eq_mask(diff, 0)));
-    const uint8_t* good = s.g + i * 64;
-    const uint8_t* bad = s.kbar + i * kSs;
-    for (size_t j = 0; j < kSs; ++j)
-      sss[i * kSs + j] = uint8_t((good[j] & keep) | (bad[j] & uint8_t(~keep)));
-  }
+  decaps_select(n, sss, cts, s.ct, s.g, s.kbar);
   OPENSSL_cleanse(s.m, n);
   OPENSSL_cleanse(s.g, n * 64);
   OPENSSL_cleanse(s.kbar, n * kSs);
@@ -164,9 +202,125 @@ bool messages_valid(const uint8_t* ms, size_t n) {
   return (high & 0xf0) == 0;
 }
 
+// A batch bound for the GPU (engine/offload.h): its PKE steps then run over
+// the whole batch, each offered to the GPU once (batch_dispatch.cpp), with
+// the hashing before and after split over the pool on whole-batch buffers.
+bool whole_batch(const EngineConfig& cfg, size_t n, gpu::KemOp op) {
+  return n > 1 && gpu_offload_worth(n * gpu::kem_instance_bytes(op), cfg);
+}
+
+constexpr int hashed(bool ok) { return ok ? BABYKYBER_OK : BABYKYBER_ERR_HASH; }
+
 }  // namespace
+
+namespace babykyber {
+
+int keypair_batch(const PkeBatchImpl& cpu, const EngineConfig& cfg, OSSL_LIB_CTX* libctx,
+                  size_t n, uint8_t* pks, uint8_t* sks, const uint8_t* seeds, unsigned threads) {
+  if (n != 0 && (pks == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
+  if (whole_batch(cfg, n, gpu::KemOp::kKeygen)) {
+    SecretBuffer drawn, coins;
+    if (!coins.allocate(n * kCoins) || (seeds == nullptr && !drawn.allocate(n * kSeed)))
+      return BABYKYBER_ERR_MEMORY;
+    if (seeds == nullptr) {
+      if (RAND_bytes_ex(libctx, drawn.data(), n * kSeed, 0) != 1) return BABYKYBER_ERR_RAND;
+      seeds = drawn.data();
+    }
+    const int rc = run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch&) {
+      return hashed(keygen_coins(h, c, seeds + b * kSeed, coins.data() + b * kCoins));
+    });
+    if (rc != BABYKYBER_OK) return rc;
+    pke_keygen({cpu, cfg, threads, kKemGrain}, n, coins.data(), kCoins, pks, kPk, sks, kSk);
+    return run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch&) {
+      return hashed(keygen_finish(h, c, pks + b * kPk, sks + b * kSk, seeds + b * kSeed));
+    });
+  }
+  return run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
+    const uint8_t* sd = seeds != nullptr ? seeds + b * kSeed : s.seeds;
+    if (seeds == nullptr && RAND_bytes_ex(libctx, s.seeds, c * kSeed, 0) != 1)
+      return BABYKYBER_ERR_RAND;
+    return keygen_chunk(cpu, h, s, c, pks + b * kPk, sks + b * kSk, sd);
+  });
+}
+
+int encaps_batch(const PkeBatchImpl& cpu, const EngineConfig& cfg, OSSL_LIB_CTX* libctx,
+                 size_t n, uint8_t* cts, uint8_t* sss, const uint8_t* pks, const uint8_t* ms,
+                 unsigned threads) {
+  if (n != 0 && (cts == nullptr || sss == nullptr || pks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
+  if (ms != nullptr && !messages_valid(ms, n)) return BABYKYBER_ERR_ARGS;
+  int rc;
+  if (whole_batch(cfg, n, gpu::KemOp::kEncrypt)) {
+    SecretBuffer g, drawn;
+    if (!g.allocate(n * 64) || (ms == nullptr && !drawn.allocate(n))) return BABYKYBER_ERR_MEMORY;
+    if (ms == nullptr) {
+      if (RAND_bytes_ex(libctx, drawn.data(), n, 0) != 1) return BABYKYBER_ERR_RAND;
+      for (size_t i = 0; i < n; ++i) drawn.data()[i] &= 15;
+      ms = drawn.data();
+    }
+    rc = run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch&) {
+      return hashed(encaps_hash(h, c, pks + b * kPk, ms + b, g.data() + b * 64));
+    });
+    if (rc == BABYKYBER_OK) {
+      const bool ok =
+          pke_encrypt({cpu, cfg, threads, kKemGrain}, n, cts, kCt, pks, kPk, ms, g.data() + 32, 64);
+      encaps_finish(n, sss, g.data());
+      rc = ok ? BABYKYBER_OK : BABYKYBER_ERR_KEY;
+    }
+  } else {
+    rc = run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
+      const uint8_t* m = ms != nullptr ? ms + b : s.m;
+      if (ms == nullptr) {
+        if (RAND_bytes_ex(libctx, s.m, c, 0) != 1) return BABYKYBER_ERR_RAND;
+        for (size_t i = 0; i < c; ++i) s.m[i] &= 15;
+      }
+      return encaps_chunk(cpu, h, s, c, cts + b * kCt, sss + b * kSs, pks + b * kPk, m);
+    });
+  }
+  if (rc != BABYKYBER_OK) {
+    OPENSSL_cleanse(cts, n * kCt);
+    OPENSSL_cleanse(sss, n * kSs);
+  }
+  return rc;
+}
+
+int decaps_batch(const PkeBatchImpl& cpu, const EngineConfig& cfg, OSSL_LIB_CTX* libctx,
+                 size_t n, uint8_t* sss, const uint8_t* cts, const uint8_t* sks, unsigned threads) {
+  if (n != 0 && (cts == nullptr || sss == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
+  if (n > SIZE_MAX / kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
+  int rc;
+  if (whole_batch(cfg, n, gpu::KemOp::kDecrypt)) {
+    // m (1 byte), g (64), K_bar (32) and the re-encryption (8) per instance.
+    SecretBuffer buf;
+    if (!buf.allocate(n * (1 + 64 + kSs + kCt))) return BABYKYBER_ERR_MEMORY;
+    uint8_t* m = buf.data();
+    uint8_t* g = m + n;
+    uint8_t* kbar = g + n * 64;
+    uint8_t* ct2 = kbar + n * kSs;
+    const PkeRun run{cpu, cfg, threads, kKemGrain};
+    pke_decrypt(run, n, m, cts, kCt, sks, kSk);
+    rc = run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch&) {
+      return hashed(decaps_hash(h, c, m + b, cts + b * kCt, sks + b * kSk, g + b * 64, kbar + b * kSs));
+    });
+    if (rc == BABYKYBER_OK) {
+      // The embedded ek was validated when the key was made or imported.
+      (void)pke_encrypt(run, n, ct2, kCt, sks + kSkEk, kSk, m, g + 32, 64);
+      decaps_select(n, sss, cts, ct2, g, kbar);
+    }
+  } else {
+    rc = run_batch(libctx, n, threads, kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
+      return decaps_chunk(cpu, h, s, c, sss + b * kSs, cts + b * kCt, sks + b * kSk);
+    });
+  }
+  if (rc != BABYKYBER_OK) OPENSSL_cleanse(sss, n * kSs);
+  return rc;
+}
+
+}  // namespace babykyber
 }  // namespace gpucrypto::kem
 
+using gpucrypto::env_config;
 using gpucrypto::kem::PkeBatchImpl;
 using gpucrypto::kem::Scratch;
 using gpucrypto::kem::Sha3Hasher;
@@ -193,55 +347,23 @@ const char* babykyber_strerror(int rc) {
   }
 }
 
+// The C API follows GPUCRYPTO_BACKEND (pke_batch_select(), env_config()).
 int babykyber_keypair_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* pks, uint8_t* sks,
                             const uint8_t* seeds, unsigned threads) {
-  if (n != 0 && (pks == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
-  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
-  const PkeBatchImpl& impl = gk::pke_batch_select();
-  return gk::run_batch(libctx, n, threads, gk::kKemGrain,
-                       [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
-                         const uint8_t* sd = seeds != nullptr ? seeds + b * gk::kSeed : s.seeds;
-                         if (seeds == nullptr && RAND_bytes_ex(libctx, s.seeds, c * gk::kSeed, 0) != 1)
-                           return BABYKYBER_ERR_RAND;
-                         return gk::keygen_chunk(impl, h, s, c, pks + b * gk::kPk, sks + b * gk::kSk, sd);
-                       });
+  return gk::babykyber::keypair_batch(gk::pke_batch_select(), env_config(), libctx, n, pks, sks,
+                                      seeds, threads);
 }
 
 int babykyber_encaps_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* cts, uint8_t* sss,
                            const uint8_t* pks, const uint8_t* ms, unsigned threads) {
-  if (n != 0 && (cts == nullptr || sss == nullptr || pks == nullptr)) return BABYKYBER_ERR_ARGS;
-  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
-  if (ms != nullptr && !gk::messages_valid(ms, n)) return BABYKYBER_ERR_ARGS;
-  const PkeBatchImpl& impl = gk::pke_batch_select();
-  const int rc = gk::run_batch(
-      libctx, n, threads, gk::kKemGrain, [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
-        const uint8_t* m = ms != nullptr ? ms + b : s.m;
-        if (ms == nullptr) {
-          if (RAND_bytes_ex(libctx, s.m, c, 0) != 1) return BABYKYBER_ERR_RAND;
-          for (size_t i = 0; i < c; ++i) s.m[i] &= 15;
-        }
-        return gk::encaps_chunk(impl, h, s, c, cts + b * gk::kCt, sss + b * gk::kSs,
-                                pks + b * gk::kPk, m);
-      });
-  if (rc != BABYKYBER_OK) {
-    OPENSSL_cleanse(cts, n * gk::kCt);
-    OPENSSL_cleanse(sss, n * gk::kSs);
-  }
-  return rc;
+  return gk::babykyber::encaps_batch(gk::pke_batch_select(), env_config(), libctx, n, cts, sss,
+                                     pks, ms, threads);
 }
 
 int babykyber_decaps_batch(OSSL_LIB_CTX* libctx, size_t n, uint8_t* sss, const uint8_t* cts,
                            const uint8_t* sks, unsigned threads) {
-  if (n != 0 && (cts == nullptr || sss == nullptr || sks == nullptr)) return BABYKYBER_ERR_ARGS;
-  if (n > SIZE_MAX / gk::kSk) return BABYKYBER_ERR_ARGS;  // byte sizes would overflow
-  const PkeBatchImpl& impl = gk::pke_batch_select();
-  const int rc = gk::run_batch(libctx, n, threads, gk::kKemGrain,
-                               [&](size_t b, size_t c, Sha3Hasher& h, Scratch& s) {
-                                 return gk::decaps_chunk(impl, h, s, c, sss + b * gk::kSs,
-                                                         cts + b * gk::kCt, sks + b * gk::kSk);
-                               });
-  if (rc != BABYKYBER_OK) OPENSSL_cleanse(sss, n * gk::kSs);
-  return rc;
+  return gk::babykyber::decaps_batch(gk::pke_batch_select(), env_config(), libctx, n, sss, cts,
+                                     sks, threads);
 }
 
 int babykyber_keypair_derand(OSSL_LIB_CTX* libctx, uint8_t* pk, uint8_t* sk, const uint8_t* seed) {
@@ -296,16 +418,13 @@ int babykyber_check_secretkey(OSSL_LIB_CTX* libctx, const uint8_t* sk) {
   return CRYPTO_memcmp(h, sk + gk::kSkH, 32) == 0 ? BABYKYBER_OK : BABYKYBER_ERR_KEY;
 }
 
+// The bare PKE: the whole batch to the GPU first when it pays, the rest over
+// the pool (batch_dispatch.cpp).
 int babykyber_pke_keygen_batch(size_t n, uint8_t* pks, uint8_t* pke_sks, const uint8_t* coins,
                                unsigned threads) {
   if (n != 0 && (pks == nullptr || pke_sks == nullptr || coins == nullptr)) return BABYKYBER_ERR_ARGS;
-  const PkeBatchImpl& impl = gk::pke_batch_select();
-  auto range = [&](size_t b, size_t e) {
-    impl.keygen(e - b, coins + b * gk::kCoins, gk::kCoins, pks + b * gk::kPk, gk::kPk,
-                pke_sks + b * gk::kSkEk, gk::kSkEk);
-  };
-  if (threads == 1 || n <= gk::kPkeGrain) range(0, n);
-  else gpucrypto::ThreadPool::instance().parallel_for(n, gk::kPkeGrain, range, threads);
+  gk::pke_keygen({gk::pke_batch_select(), env_config(), threads, gk::kPkeGrain}, n, coins,
+                 gk::kCoins, pks, gk::kPk, pke_sks, gk::kSkEk);
   return BABYKYBER_OK;
 }
 
@@ -314,28 +433,17 @@ int babykyber_pke_encrypt_batch(size_t n, uint8_t* cts, const uint8_t* pks, cons
   if (n != 0 && (cts == nullptr || pks == nullptr || ms == nullptr || coins == nullptr))
     return BABYKYBER_ERR_ARGS;
   if (!gk::messages_valid(ms, n)) return BABYKYBER_ERR_ARGS;
-  const PkeBatchImpl& impl = gk::pke_batch_select();
   constexpr size_t kEc = BABYKYBER_PKE_ENCRYPT_COINS_BYTES;
-  std::atomic<bool> ok{true};
-  auto range = [&](size_t b, size_t e) {
-    if (!impl.encrypt(e - b, cts + b * gk::kCt, gk::kCt, pks + b * gk::kPk, gk::kPk, ms + b,
-                      coins + b * kEc, kEc))
-      ok.store(false);
-  };
-  if (threads == 1 || n <= gk::kPkeGrain) range(0, n);
-  else gpucrypto::ThreadPool::instance().parallel_for(n, gk::kPkeGrain, range, threads);
-  return ok.load() ? BABYKYBER_OK : BABYKYBER_ERR_KEY;
+  const bool ok = gk::pke_encrypt({gk::pke_batch_select(), env_config(), threads, gk::kPkeGrain},
+                                  n, cts, gk::kCt, pks, gk::kPk, ms, coins, kEc);
+  return ok ? BABYKYBER_OK : BABYKYBER_ERR_KEY;
 }
 
 int babykyber_pke_decrypt_batch(size_t n, uint8_t* ms, const uint8_t* cts, const uint8_t* pke_sks,
                                 unsigned threads) {
   if (n != 0 && (ms == nullptr || cts == nullptr || pke_sks == nullptr)) return BABYKYBER_ERR_ARGS;
-  const PkeBatchImpl& impl = gk::pke_batch_select();
-  auto range = [&](size_t b, size_t e) {
-    impl.decrypt(e - b, ms + b, cts + b * gk::kCt, gk::kCt, pke_sks + b * gk::kSkEk, gk::kSkEk);
-  };
-  if (threads == 1 || n <= gk::kPkeGrain) range(0, n);
-  else gpucrypto::ThreadPool::instance().parallel_for(n, gk::kPkeGrain, range, threads);
+  gk::pke_decrypt({gk::pke_batch_select(), env_config(), threads, gk::kPkeGrain}, n, ms, cts,
+                  gk::kCt, pke_sks, gk::kSkEk);
   return BABYKYBER_OK;
 }
 

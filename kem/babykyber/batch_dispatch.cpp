@@ -1,11 +1,12 @@
 // The PKE batch implementations table: the scalar reference (the
 // GPUCRYPTO_HD per-instance code in a loop) and the vector kernels, whose
 // whole blocks run in the ISA files and whose tails (n mod lanes) run
-// through the reference, so every n is accepted. Large batches through the
-// C API go to the GPU first when one is usable (gpu/gpu_kem.h); whatever it
-// does not finish runs on the selected CPU path.
+// through the reference, so every n is accepted. And the whole-batch PKE
+// steps: a large batch goes to the GPU once, first, when one is usable
+// (gpu/gpu_kem.h); whatever it does not finish runs on the CPU path, split
+// over the thread pool.
+#include <atomic>
 #include <cstring>
-#include <optional>
 
 #include "platform/cpu_features.h"
 #include "gpu/gpu_backend.h"
@@ -13,6 +14,7 @@
 #include "engine/offload.h"
 #include "kem/core/babykyber_pke.h"
 #include "kem/babykyber/batch_impl.h"
+#include "engine/thread_pool.h"
 
 namespace gpucrypto::kem {
 
@@ -94,60 +96,13 @@ const PkeBatchImpl kRef{"ref", 0, ref_keygen, ref_encrypt, ref_decrypt};
 
 const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
 
-// --- the GPU hook ------------------------------------------------------------
-// A batch goes to the GPU when the backend cap allows CUDA and its PCIe
-// traffic (n x in+out bytes per instance) reaches the GPU threshold: the
-// configured GPUCRYPTO_GPU_MIN_BYTES, else the runtime's measured one (never
-// asked below 1 MiB, so small and single-instance calls never initialise the
-// GPU runtime). The GPU returns a finished prefix; the CPU path does the rest,
-// so the result is the CPU's byte for byte either way.
-bool gpu_worth(size_t n, gpu::KemOp op) {
-  return gpu_offload_worth(n * gpu::kem_instance_bytes(op), env_config());
-}
-
-template <const PkeBatchImpl* Cpu>
-void gpu_keygen(size_t n, const uint8_t* coins, size_t cs, uint8_t* ek, size_t es, uint8_t* dk,
-                size_t ds) {
-  const size_t done = gpu_worth(n, gpu::KemOp::kKeygen) ? gpu::kem_keygen(n, coins, cs, ek, es, dk, ds) : 0;
-  if (done < n) Cpu->keygen(n - done, coins + done * cs, cs, ek + done * es, es, dk + done * ds, ds);
-}
-
-template <const PkeBatchImpl* Cpu>
-bool gpu_encrypt(size_t n, uint8_t* ct, size_t cts, const uint8_t* ek, size_t es,
-                 const uint8_t* m, const uint8_t* coins, size_t cs) {
-  bool ok = true;
-  const size_t done =
-      gpu_worth(n, gpu::KemOp::kEncrypt) ? gpu::kem_encrypt(n, ct, cts, ek, es, m, coins, cs, &ok) : 0;
-  if (done < n &&
-      !Cpu->encrypt(n - done, ct + done * cts, cts, ek + done * es, es, m + done, coins + done * cs, cs))
-    ok = false;
-  return ok;
-}
-
-template <const PkeBatchImpl* Cpu>
-void gpu_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uint8_t* dk,
-                 size_t ds) {
-  const size_t done = gpu_worth(n, gpu::KemOp::kDecrypt) ? gpu::kem_decrypt(n, m, ct, cts, dk, ds) : 0;
-  if (done < n) Cpu->decrypt(n - done, m + done, ct + done * cts, cts, dk + done * ds, ds);
-}
-
-// Each CPU path behind the GPU hook; same name and requirements, since the
-// name reports the CPU vector path.
-template <const PkeBatchImpl* Cpu>
-PkeBatchImpl with_gpu() {
-  return {Cpu->name, Cpu->required, gpu_keygen<Cpu>, gpu_encrypt<Cpu>, gpu_decrypt<Cpu>};
-}
-const PkeBatchImpl kGpuAvx512 = with_gpu<&kAvx512>();
-const PkeBatchImpl kGpuAvx2 = with_gpu<&kAvx2>();
-const PkeBatchImpl kGpuRef = with_gpu<&kRef>();
-
 }  // namespace
 
 std::span<const PkeBatchImpl* const> pke_batch_impls() { return kImpls; }
 
 const PkeBatchImpl& pke_batch_select() {
-  const PkeBatchImpl& cpu = pke_batch_select(env_config().features());
-  return &cpu == &kAvx512 ? kGpuAvx512 : &cpu == &kAvx2 ? kGpuAvx2 : kGpuRef;
+  static const PkeBatchImpl& best = pke_batch_select(env_config().features());
+  return best;
 }
 
 const PkeBatchImpl& pke_batch_select(uint32_t f) {
@@ -160,6 +115,63 @@ const PkeBatchImpl* pke_batch_find(const char* name) {
   for (const PkeBatchImpl* impl : kImpls)
     if (std::strcmp(impl->name, name) == 0) return impl;
   return nullptr;
+}
+
+// --- whole-batch PKE steps ------------------------------------------------------
+// The GPU threshold counts PCIe traffic (n x in+out bytes per instance): the
+// configured gpu_min_bytes, else mt_min_bytes and the runtime's measured one,
+// so small and single-instance calls never initialise the GPU runtime. The
+// GPU returns a finished prefix and the CPU does the rest, so the result is
+// the CPU's byte for byte either way.
+namespace {
+
+size_t gpu_prefix(const PkeRun& run, size_t n, gpu::KemOp op, auto&& on_gpu) {
+  return n > 1 && gpu_offload_worth(n * gpu::kem_instance_bytes(op), run.cfg) ? on_gpu() : 0;
+}
+
+// body(begin, end) over [0, n): the calling thread, or the pool.
+template <class Body>
+void split(const PkeRun& run, size_t n, const Body& body) {
+  if (n == 0) return;
+  if (run.threads == 1 || n <= run.grain) body(size_t{0}, n);
+  else ThreadPool::instance().parallel_for(n, run.grain, body, run.threads);
+}
+
+}  // namespace
+
+void pke_keygen(const PkeRun& run, size_t n, const uint8_t* coins, size_t cs, uint8_t* ek,
+                size_t es, uint8_t* dk, size_t ds) {
+  const size_t done = gpu_prefix(run, n, gpu::KemOp::kKeygen,
+                                 [&] { return gpu::kem_keygen(n, coins, cs, ek, es, dk, ds); });
+  split(run, n - done, [&](size_t b, size_t e) {
+    b += done, e += done;
+    run.cpu.keygen(e - b, coins + b * cs, cs, ek + b * es, es, dk + b * ds, ds);
+  });
+}
+
+bool pke_encrypt(const PkeRun& run, size_t n, uint8_t* ct, size_t cts, const uint8_t* ek,
+                 size_t es, const uint8_t* m, const uint8_t* coins, size_t cs) {
+  bool gpu_ok = true;
+  const size_t done = gpu_prefix(run, n, gpu::KemOp::kEncrypt, [&] {
+    return gpu::kem_encrypt(n, ct, cts, ek, es, m, coins, cs, &gpu_ok);
+  });
+  std::atomic<bool> ok{gpu_ok};
+  split(run, n - done, [&](size_t b, size_t e) {
+    b += done, e += done;
+    if (!run.cpu.encrypt(e - b, ct + b * cts, cts, ek + b * es, es, m + b, coins + b * cs, cs))
+      ok.store(false);
+  });
+  return ok.load();
+}
+
+void pke_decrypt(const PkeRun& run, size_t n, uint8_t* m, const uint8_t* ct, size_t cts,
+                 const uint8_t* dk, size_t ds) {
+  const size_t done = gpu_prefix(run, n, gpu::KemOp::kDecrypt,
+                                 [&] { return gpu::kem_decrypt(n, m, ct, cts, dk, ds); });
+  split(run, n - done, [&](size_t b, size_t e) {
+    b += done, e += done;
+    run.cpu.decrypt(e - b, m + b, ct + b * cts, cts, dk + b * ds, ds);
+  });
 }
 
 }  // namespace gpucrypto::kem

@@ -1,10 +1,17 @@
 // The ML-KEM kernel sets compiled in (reference, AVX2, AVX-512), each as
-// per-level function tables, best first; the C API (mlkem_kem.cpp) uses the
-// best one the CPU allows and tests run every runnable one.
+// per-level function tables, best first, and the batch operations over an
+// explicit kernel set and engine configuration. The C API (mlkem_kem.cpp)
+// passes the best set under GPUCRYPTO_BACKEND and env_config(); the provider
+// passes its instance's (provider/kem_rows_mlkem.cpp); tests run every
+// runnable set.
 #pragma once
+#include <openssl/types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
+
+#include "engine/config.h"
 
 namespace gpucrypto::kem::mlkem {
 
@@ -30,5 +37,16 @@ const Impl& select(uint32_t features);
 const Impl& select();
 // Index into Impl::ops for 512/768/1024, or -1.
 int level_index(int level);
+
+// mlkem_{keypair,encaps,decaps}_batch of gpucrypto/mlkem.h with the kernel
+// set `impl` and the GPU offload rule under `cfg` (engine/offload.h): the
+// whole batch is offered to the GPU first, the remainder split over the pool.
+int keypair_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
+                  size_t n, uint8_t* eks, uint8_t* dks, const uint8_t* seeds, unsigned threads);
+int encaps_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
+                 size_t n, uint8_t* cts, uint8_t* sss, const uint8_t* eks, const uint8_t* ms,
+                 unsigned threads);
+int decaps_batch(const Impl& impl, const EngineConfig& cfg, int level, size_t n, uint8_t* sss,
+                 const uint8_t* cts, const uint8_t* dks, unsigned threads);
 
 }  // namespace gpucrypto::kem::mlkem

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "platform/cpu_features.h"
 #include "gpucrypto/mlkem.h"
@@ -14,6 +15,7 @@
 #include "engine/offload.h"
 #include "kem/core/mlkem_core.h"
 #include "kem/mlkem/mlkem_impl.h"
+#include "kem/secret_buffer.h"
 #include "engine/thread_pool.h"
 
 namespace gpucrypto::kem::mlkem {
@@ -85,33 +87,130 @@ int run_batch(size_t n, unsigned threads, const Body& body) {
   return rc.load();
 }
 
-// Heap bytes that may hold secrets (pre-drawn seeds and messages for a GPU
-// batch): wiped and freed on scope exit.
-class SecretBuffer {
- public:
-  SecretBuffer() = default;
-  SecretBuffer(const SecretBuffer&) = delete;
-  SecretBuffer& operator=(const SecretBuffer&) = delete;
-  ~SecretBuffer() { OPENSSL_clear_free(p_, n_); }
-  bool allocate(size_t n) {
-    p_ = static_cast<uint8_t*>(OPENSSL_malloc(n));
-    n_ = p_ != nullptr ? n : 0;
-    return p_ != nullptr;
-  }
-  uint8_t* data() const { return p_; }
-
- private:
-  uint8_t* p_ = nullptr;
-  size_t n_ = 0;
-};
-
 }  // namespace
+}  // namespace gpucrypto::kem::mlkem
+
+namespace gpucrypto::kem::mlkem {
+
+namespace gg = gpucrypto::gpu;
+
+// The level index of a batch's arguments, or -1: an unknown level, a NULL
+// array with n > 0, or a count whose byte sizes overflow (dk is the largest).
+int batch_level(int level, size_t n, std::initializer_list<const void*> arrays) {
+  const int li = level_index(level);
+  if (li < 0 || n > SIZE_MAX / kSizes[li].dk) return -1;
+  for (const void* a : arrays)
+    if (n != 0 && a == nullptr) return -1;
+  return li;
+}
+
+// Each batch: on a CUDA GPU when it pays (engine/offload.h), which returns a
+// finished prefix; the CPU kernels, split over the thread pool, do the rest.
+// The GPU needs its randomness up front, so a batch bound for it draws all of
+// it first (and wipes it after).
+int keypair_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
+                  size_t n, uint8_t* eks, uint8_t* dks, const uint8_t* seeds, unsigned threads) {
+  const int li = batch_level(level, n, {eks, dks});
+  if (li < 0) return MLKEM_ERR_ARGS;
+  const LevelOps& ops = impl.ops[li];
+  const Sizes sz = kSizes[li];
+  size_t done = 0;
+  SecretBuffer drawn;
+  if (n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kKeygen), cfg)) {
+    if (seeds == nullptr) {
+      if (!drawn.allocate(n * 64)) return MLKEM_ERR_MEMORY;
+      if (RAND_bytes_ex(libctx, drawn.data(), n * 64, 256) != 1) return MLKEM_ERR_RAND;
+      seeds = drawn.data();
+    }
+    done = gg::mlkem_keygen(level, n, seeds, eks, dks);
+  }
+  return run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
+    uint8_t fresh[kChunk * 64];
+    const uint8_t* sd = seeds != nullptr ? seeds + b * 64 : fresh;
+    if (seeds == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 64, 256) != 1)
+      return MLKEM_ERR_RAND;
+    for (size_t i = b; i < e; ++i)
+      ops.keygen(eks + i * sz.ek, dks + i * sz.dk, sd + (i - b) * 64, sd + (i - b) * 64 + 32);
+    OPENSSL_cleanse(fresh, sizeof fresh);
+    return MLKEM_OK;
+  });
+}
+
+int encaps_batch(const Impl& impl, const EngineConfig& cfg, OSSL_LIB_CTX* libctx, int level,
+                 size_t n, uint8_t* cts, uint8_t* sss, const uint8_t* eks, const uint8_t* ms,
+                 unsigned threads) {
+  const int li = batch_level(level, n, {cts, sss, eks});
+  if (li < 0) return MLKEM_ERR_ARGS;
+  const LevelOps& ops = impl.ops[li];
+  const Sizes sz = kSizes[li];
+  size_t done = 0;
+  bool gpu_ok = true;
+  SecretBuffer drawn;
+  if (n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kEncaps), cfg)) {
+    if (!drawn.allocate(ms == nullptr ? n * 33 : n)) return MLKEM_ERR_MEMORY;
+    uint8_t* ek_ok = drawn.data();
+    if (ms == nullptr) {
+      if (RAND_bytes_ex(libctx, drawn.data() + n, n * 32, 256) != 1) return MLKEM_ERR_RAND;
+      ms = drawn.data() + n;
+    }
+    done = gg::mlkem_encaps(level, n, eks, ms, cts, sss, ek_ok);
+    for (size_t i = 0; i < done; ++i) gpu_ok &= ek_ok[i] == 1;
+  }
+  const int rc = !gpu_ok ? MLKEM_ERR_KEY : run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
+    uint8_t fresh[kChunk * 32];
+    const uint8_t* m = ms != nullptr ? ms + b * 32 : fresh;
+    if (ms == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 32, 256) != 1)
+      return MLKEM_ERR_RAND;
+    uint32_t ok = ~0u;
+    for (size_t i = b; i < e; ++i)
+      ok &= ops.encaps(cts + i * sz.ct, sss + i * 32, eks + i * sz.ek, m + (i - b) * 32);
+    OPENSSL_cleanse(fresh, sizeof fresh);
+    return ok != 0 ? MLKEM_OK : MLKEM_ERR_KEY;
+  });
+  if (rc != MLKEM_OK) {
+    OPENSSL_cleanse(cts, n * sz.ct);
+    OPENSSL_cleanse(sss, n * 32);
+  }
+  return rc;
+}
+
+int decaps_batch(const Impl& impl, const EngineConfig& cfg, int level, size_t n, uint8_t* sss,
+                 const uint8_t* cts, const uint8_t* dks, unsigned threads) {
+  const int li = batch_level(level, n, {sss, cts, dks});
+  if (li < 0) return MLKEM_ERR_ARGS;
+  const LevelOps& ops = impl.ops[li];
+  const Sizes sz = kSizes[li];
+  const size_t done =
+      n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kDecaps), cfg)
+          ? gg::mlkem_decaps(level, n, dks, cts, sss)
+          : 0;
+  return run_batch(n - done, threads, [&, done](size_t b, size_t e) {
+    b += done, e += done;
+    for (size_t i = b; i < e; ++i) ops.decaps(sss + i * 32, cts + i * sz.ct, dks + i * sz.dk);
+    return MLKEM_OK;
+  });
+}
+
+// FIPS 203 section 7.2 (ek modulus check) or 7.3 (dk hash check), on the
+// reference code: one call per imported key, not a hot path.
+int check_key(int level, const uint8_t* key, bool is_dk) {
+  if (key == nullptr) return MLKEM_ERR_ARGS;
+  bool ok;
+  switch (level) {
+    case 512: ok = is_dk ? Kem<2, RefBackend>::check_dk(key) : Kem<2, RefBackend>::check_ek(key); break;
+    case 768: ok = is_dk ? Kem<3, RefBackend>::check_dk(key) : Kem<3, RefBackend>::check_ek(key); break;
+    case 1024: ok = is_dk ? Kem<4, RefBackend>::check_dk(key) : Kem<4, RefBackend>::check_ek(key); break;
+    default: return MLKEM_ERR_ARGS;
+  }
+  return ok ? MLKEM_OK : MLKEM_ERR_KEY;
+}
+
 }  // namespace gpucrypto::kem::mlkem
 
 namespace mk = gpucrypto::kem::mlkem;
 using gpucrypto::env_config;
-using gpucrypto::gpu_offload_worth;
-namespace gg = gpucrypto::gpu;
 
 extern "C" {
 
@@ -145,97 +244,20 @@ size_t mlkem_ciphertext_bytes(int level) {
   return i < 0 ? 0 : mk::kSizes[i].ct;
 }
 
-// Each batch: on a CUDA GPU when it pays (engine/offload.h), which returns a
-// finished prefix; the CPU kernels, split over the thread pool, do the rest.
-// The GPU needs its randomness up front, so a batch bound for it draws all of
-// it first (and wipes it after).
+// The C API follows GPUCRYPTO_BACKEND (select(), env_config()).
 int mlkem_keypair_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* eks, uint8_t* dks,
                         const uint8_t* seeds, unsigned threads) {
-  const int li = mk::level_index(level);
-  if (li < 0 || (n != 0 && (eks == nullptr || dks == nullptr))) return MLKEM_ERR_ARGS;
-  const mk::LevelOps& ops = mk::select().ops[li];
-  const mk::Sizes sz = mk::kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  size_t done = 0;
-  mk::SecretBuffer drawn;
-  if (n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kKeygen), env_config())) {
-    if (seeds == nullptr) {
-      if (!drawn.allocate(n * 64)) return MLKEM_ERR_MEMORY;
-      if (RAND_bytes_ex(libctx, drawn.data(), n * 64, 256) != 1) return MLKEM_ERR_RAND;
-      seeds = drawn.data();
-    }
-    done = gg::mlkem_keygen(level, n, seeds, eks, dks);
-  }
-  return mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
-    b += done, e += done;
-    uint8_t fresh[mk::kChunk * 64];
-    const uint8_t* sd = seeds != nullptr ? seeds + b * 64 : fresh;
-    if (seeds == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 64, 256) != 1)
-      return MLKEM_ERR_RAND;
-    for (size_t i = b; i < e; ++i)
-      ops.keygen(eks + i * sz.ek, dks + i * sz.dk, sd + (i - b) * 64, sd + (i - b) * 64 + 32);
-    OPENSSL_cleanse(fresh, sizeof fresh);
-    return MLKEM_OK;
-  });
+  return mk::keypair_batch(mk::select(), env_config(), libctx, level, n, eks, dks, seeds, threads);
 }
 
 int mlkem_encaps_batch(OSSL_LIB_CTX* libctx, int level, size_t n, uint8_t* cts, uint8_t* sss,
                        const uint8_t* eks, const uint8_t* ms, unsigned threads) {
-  const int li = mk::level_index(level);
-  if (li < 0 || (n != 0 && (cts == nullptr || sss == nullptr || eks == nullptr)))
-    return MLKEM_ERR_ARGS;
-  const mk::LevelOps& ops = mk::select().ops[li];
-  const mk::Sizes sz = mk::kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  size_t done = 0;
-  bool gpu_ok = true;
-  mk::SecretBuffer drawn;
-  if (n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kEncaps), env_config())) {
-    if (!drawn.allocate(ms == nullptr ? n * 33 : n)) return MLKEM_ERR_MEMORY;
-    uint8_t* ek_ok = drawn.data();
-    if (ms == nullptr) {
-      if (RAND_bytes_ex(libctx, drawn.data() + n, n * 32, 256) != 1) return MLKEM_ERR_RAND;
-      ms = drawn.data() + n;
-    }
-    done = gg::mlkem_encaps(level, n, eks, ms, cts, sss, ek_ok);
-    for (size_t i = 0; i < done; ++i) gpu_ok &= ek_ok[i] == 1;
-  }
-  const int rc = !gpu_ok ? MLKEM_ERR_KEY : mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
-    b += done, e += done;
-    uint8_t fresh[mk::kChunk * 32];
-    const uint8_t* m = ms != nullptr ? ms + b * 32 : fresh;
-    if (ms == nullptr && RAND_bytes_ex(libctx, fresh, (e - b) * 32, 256) != 1)
-      return MLKEM_ERR_RAND;
-    uint32_t ok = ~0u;
-    for (size_t i = b; i < e; ++i)
-      ok &= ops.encaps(cts + i * sz.ct, sss + i * 32, eks + i * sz.ek, m + (i - b) * 32);
-    OPENSSL_cleanse(fresh, sizeof fresh);
-    return ok != 0 ? MLKEM_OK : MLKEM_ERR_KEY;
-  });
-  if (rc != MLKEM_OK) {
-    OPENSSL_cleanse(cts, n * sz.ct);
-    OPENSSL_cleanse(sss, n * 32);
-  }
-  return rc;
+  return mk::encaps_batch(mk::select(), env_config(), libctx, level, n, cts, sss, eks, ms, threads);
 }
 
 int mlkem_decaps_batch(int level, size_t n, uint8_t* sss, const uint8_t* cts, const uint8_t* dks,
                        unsigned threads) {
-  const int li = mk::level_index(level);
-  if (li < 0 || (n != 0 && (sss == nullptr || cts == nullptr || dks == nullptr)))
-    return MLKEM_ERR_ARGS;
-  const mk::LevelOps& ops = mk::select().ops[li];
-  const mk::Sizes sz = mk::kSizes[li];
-  if (n > SIZE_MAX / sz.dk) return MLKEM_ERR_ARGS;  // byte sizes would overflow (dk is the largest)
-  const size_t done =
-      n > 1 && gpu_offload_worth(n * gg::mlkem_instance_bytes(level, gg::MlkemOp::kDecaps), env_config())
-          ? gg::mlkem_decaps(level, n, dks, cts, sss)
-          : 0;
-  return mk::run_batch(n - done, threads, [&, done](size_t b, size_t e) {
-    b += done, e += done;
-    for (size_t i = b; i < e; ++i) ops.decaps(sss + i * 32, cts + i * sz.ct, dks + i * sz.dk);
-    return MLKEM_OK;
-  });
+  return mk::decaps_batch(mk::select(), env_config(), level, n, sss, cts, dks, threads);
 }
 
 int mlkem_keypair_derand(int level, uint8_t* ek, uint8_t* dk, const uint8_t* seed) {
@@ -268,29 +290,9 @@ int mlkem_decaps(int level, uint8_t* ss, const uint8_t* ct, const uint8_t* dk) {
   return mlkem_decaps_batch(level, 1, ss, ct, dk, 1);
 }
 
-int mlkem_check_publickey(int level, const uint8_t* ek) {
-  if (ek == nullptr) return MLKEM_ERR_ARGS;
-  bool ok;
-  switch (level) {
-    case 512: ok = mk::Kem<2, mk::RefBackend>::check_ek(ek); break;
-    case 768: ok = mk::Kem<3, mk::RefBackend>::check_ek(ek); break;
-    case 1024: ok = mk::Kem<4, mk::RefBackend>::check_ek(ek); break;
-    default: return MLKEM_ERR_ARGS;
-  }
-  return ok ? MLKEM_OK : MLKEM_ERR_KEY;
-}
+int mlkem_check_publickey(int level, const uint8_t* ek) { return mk::check_key(level, ek, false); }
 
-int mlkem_check_secretkey(int level, const uint8_t* dk) {
-  if (dk == nullptr) return MLKEM_ERR_ARGS;
-  bool ok;
-  switch (level) {
-    case 512: ok = mk::Kem<2, mk::RefBackend>::check_dk(dk); break;
-    case 768: ok = mk::Kem<3, mk::RefBackend>::check_dk(dk); break;
-    case 1024: ok = mk::Kem<4, mk::RefBackend>::check_dk(dk); break;
-    default: return MLKEM_ERR_ARGS;
-  }
-  return ok ? MLKEM_OK : MLKEM_ERR_KEY;
-}
+int mlkem_check_secretkey(int level, const uint8_t* dk) { return mk::check_key(level, dk, true); }
 
 const char* mlkem_impl(void) { return mk::select().name; }
 

@@ -112,7 +112,12 @@ std::string vectors_dir() {
   return e != nullptr && *e != 0 ? e : GPUCRYPTO_VECTORS_DEFAULT;
 }
 
-KatFile load_kat(const std::string& file) {
+namespace {
+
+// Shared by load_kat and load_vector_blocks. `opener` is the name that opens
+// a record; empty: every blank-line-separated block of name = value lines is
+// one record.
+KatFile read_name_value_file(const std::string& file, const std::string& opener) {
   KatFile f;
   const std::string path = vectors_dir() + "/" + file;
   std::ifstream in(path);
@@ -127,7 +132,7 @@ KatFile load_kat(const std::string& file) {
   std::string line;
   KatRecord cur;
   auto flush = [&] {
-    if (cur.count("test") != 0) f.records.push_back(cur);
+    if (opener.empty() ? !cur.empty() : cur.count(opener) != 0) f.records.push_back(cur);
     cur.clear();
   };
   while (std::getline(in, line)) {
@@ -139,12 +144,18 @@ KatFile load_kat(const std::string& file) {
     const size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
-    if (key == "test" || !cur.empty()) cur[key] = val;
+    if (opener.empty() || key == opener || !cur.empty()) cur[key] = val;
     else f.globals[key] = val;
   }
   flush();
   return f;
 }
+
+}  // namespace
+
+KatFile load_kat(const std::string& file) { return read_name_value_file(file, "test"); }
+
+KatFile load_vector_blocks(const std::string& file) { return read_name_value_file(file, ""); }
 
 std::string module_dir() {
   const char* e = std::getenv("GPUCRYPTO_MODULE_DIR");

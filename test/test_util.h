@@ -58,6 +58,9 @@ struct KatFile {
   std::string error;
 };
 KatFile load_kat(const std::string& file);  // file name inside vectors_dir()
+// The block-cipher vector files (skinny.txt, sm4.txt, aes.txt, ...): every
+// blank-line-separated block of name = value lines is one record.
+KatFile load_vector_blocks(const std::string& file);
 
 // Directory holding gpucrypto.so (GPUCRYPTO_MODULE_DIR or the build dir).
 std::string module_dir();

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <ostream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,9 @@ struct Case {
   const CipherAlgo* algo;
   const CipherHw* hw;
 };
+
+// gtest prints the parameter in test listings and ctest names.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.algo->name << " " << c.hw->name; }
 
 std::vector<Case> all_cases() {
   std::vector<Case> v;

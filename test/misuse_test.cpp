@@ -124,6 +124,23 @@ Sizes sizes_of(const EVP_CIPHER* c) {
           size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_mode(c) == EVP_CIPH_CTR_MODE};
 }
 
+// A random key, IV and `len`-byte message for cipher `name` (fetched as
+// `c`), and their one-shot encryption through the provider: what every
+// incremental path must reproduce.
+struct OneShot {
+  Sizes s;
+  Bytes key, iv, msg, expect;
+};
+void one_shot(OSSL_LIB_CTX* lib, const std::string& name, const EVP_CIPHER* c, size_t len,
+              OneShot* o) {
+  o->s = sizes_of(c);
+  o->key = random_bytes(o->s.key);
+  o->iv = random_bytes(o->s.iv);
+  o->msg = random_bytes(len);
+  ASSERT_TRUE(gpucrypto::test::evp_crypt(lib, name.c_str(), "provider=gpucrypto", true, o->key,
+                                         o->iv, o->msg, &o->expect));
+}
+
 TEST_F(Misuse, RawEntryPointsRejectNullHugeAndOverlappingArguments) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);
@@ -299,11 +316,10 @@ TEST_F(Misuse, ZeroLengthUpdatesAndEmptyMessagesGiveTheCorrectResult) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);
     EVP_CIPHER* c = fetch(r.name);
-    const Sizes s = sizes_of(c);
-    const Bytes key = random_bytes(s.key), iv = random_bytes(s.iv), msg = random_bytes(77);
-    Bytes expect;
-    ASSERT_TRUE(gpucrypto::test::evp_crypt(fx_.libctx(), r.name.c_str(), "provider=gpucrypto", true,
-                                           key, iv, msg, &expect));
+    OneShot o;
+    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 77, &o));
+    const Sizes& s = o.s;
+    const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     ASSERT_EQ(EVP_EncryptInit_ex2(ctx, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
     EXPECT_EQ(feed(ctx, msg, {0, 5, 0, 0, 31, 0, 41, 0}), expect);
@@ -426,11 +442,10 @@ TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);
     EVP_CIPHER* c = fetch(r.name);
-    const Sizes s = sizes_of(c);
-    const Bytes key = random_bytes(s.key), iv = random_bytes(s.iv), msg = random_bytes(150);
-    Bytes expect;
-    ASSERT_TRUE(gpucrypto::test::evp_crypt(fx_.libctx(), r.name.c_str(), "provider=gpucrypto", true,
-                                           key, iv, msg, &expect));
+    OneShot o;
+    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 150, &o));
+    const Sizes& s = o.s;
+    const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* a = EVP_CIPHER_CTX_new();
     EVP_CIPHER_CTX* b = EVP_CIPHER_CTX_new();
     ASSERT_EQ(EVP_EncryptInit_ex2(a, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);

@@ -71,6 +71,16 @@ std::string round_key_hex(const uint16_t k[4]) {
   return to_hex(b, 8);
 }
 
+// K_0 .. K_25 of the reference key schedule for `key`.
+void expect_round_keys(const char* key_hex, const char* const (&expected)[rectangle::kRoundKeys]) {
+  rectangle::RoundKeys rk;
+  const Bytes key = hex(key_hex);
+  rectangle::expand_key(key.data(), key.size(), &rk);
+  for (int r = 0; r < rectangle::kRoundKeys; ++r) {
+    EXPECT_EQ(round_key_hex(rk.k[r]), expected[r]) << "K_" << r;
+  }
+}
+
 // Source: the civerly SageMath library's RECTANGLE doctests (round keys used
 // with the two official 80-bit vectors), via /work/shared/vectors/rectangle.txt;
 // format R0||R1||R2||R3.
@@ -83,12 +93,7 @@ TEST(Rectangle, RoundKeys80ZeroKey) {
       "80da68eef4051124", "b972f404112a2ed1", "8dab11262ed7f23c", "b3af2ed5f233865a",
       "8d63f2328657f5c7", "93bb8659f5c5ecff", "3ed9f5c8ecfc43ae", "26e3ecf143a6f782",
       "0ad343aaf78301ab", "9ab8f78501a136fc"};
-  rectangle::RoundKeys rk;
-  const Bytes key = hex("00000000000000000000");
-  rectangle::expand_key(key.data(), key.size(), &rk);
-  for (int r = 0; r < rectangle::kRoundKeys; ++r) {
-    EXPECT_EQ(round_key_hex(rk.k[r]), expected[r]) << "K_" << r;
-  }
+  expect_round_keys("00000000000000000000", expected);
 }
 
 TEST(Rectangle, RoundKeys80OnesKey) {
@@ -100,15 +105,10 @@ TEST(Rectangle, RoundKeys80OnesKey) {
       "770d96db102c3f16", "98b810243f1dac5b", "aea73f1cac5bcdcb", "9cbaac5bcdc7e462",
       "19c1cdc1e46820e5", "00d2e46320e5cebb", "3a7320e3cebab526", "5ccaceb0b5255b8c",
       "0de2b5225b847fc4", "553b5b897fc63b3f"};
-  rectangle::RoundKeys rk;
-  const Bytes key = hex("ffffffffffffffffffff");
-  rectangle::expand_key(key.data(), key.size(), &rk);
-  for (int r = 0; r < rectangle::kRoundKeys; ++r) {
-    EXPECT_EQ(round_key_hex(rk.k[r]), expected[r]) << "K_" << r;
-  }
+  expect_round_keys("ffffffffffffffffffff", expected);
 }
 
-// Key byte order (DESIGN.md section 2, documented in rectangle.h): K_0 is the
+// Key byte order (documented in rectangle.h): K_0 is the
 // key register's rows R0..R3 before any update. The official vectors use
 // symmetric keys, so this pins our mapping of key bytes to rows: big-endian
 // 16-bit rows for RECTANGLE-80, the low halves of big-endian 32-bit rows for

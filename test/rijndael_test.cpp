@@ -25,41 +25,34 @@ const unsigned kSizes[] = {128, 192, 256};
 // Known answers: wide blocks.
 struct WideVector {
   const char* source;
-  unsigned block_bits;
-  const char* key;
-  const char* pt;
+  unsigned block_bits, key_bits;
   const char* ct;
 };
 
 // Brian Gladman's Rijndael test set ("Correct Output (for variable block
 // size)", aestst.cpp, 15/01/2002), also in Bouncy Castle's RijndaelTest.java;
-// copied from ../shared/vectors/rijndael_wide.txt. Key = leading bytes of e,
-// plaintext = leading bytes of pi. The 160- and 224-bit-key rows are extra:
-// they exercise Nk = 5 and 7 of the generic key expansion through the raw
-// schedule (the algorithms themselves only take 128/192/256-bit keys).
-constexpr const char* kE =
-    "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfe";
-constexpr const char* kPi192 = "3243f6a8885a308d313198a2e03707344a4093822299f31d";
-constexpr const char* kPi256 = "3243f6a8885a308d313198a2e03707344a4093822299f31d0082efa98ec4e6c8";
+// copied from ../shared/vectors/rijndael_wide.txt. Key = the leading
+// key_bits/8 bytes of e (kE), plaintext = the leading block_bits/8 bytes of
+// pi (kPi). The 160- and 224-bit-key rows are extra: they exercise Nk = 5
+// and 7 of the generic key expansion through the raw schedule (the
+// algorithms themselves only take 128/192/256-bit keys).
+constexpr const char* kE = "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfe";
+constexpr const char* kPi = "3243f6a8885a308d313198a2e03707344a4093822299f31d0082efa98ec4e6c8";
 const WideVector kWide[] = {
-    {"Gladman B=192 K=128", 192, "2b7e151628aed2a6abf7158809cf4f3c", kPi192,
-     "b24d275489e82bb8f7375e0d5fcdb1f481757c538b65148a"},
-    {"Gladman B=192 K=160 (extra)", 192, "2b7e151628aed2a6abf7158809cf4f3c762e7160", kPi192,
-     "738dae25620d3d3beff4a037a04290d73eb33521a63ea568"},
-    {"Gladman B=192 K=192", 192, "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da5", kPi192,
-     "725ae43b5f3161de806a7c93e0bca93c967ec1ae1b71e1cf"},
-    {"Gladman B=192 K=224 (extra)", 192, "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d90",
-     kPi192, "bbfc14180afbf6a36382a061843f0b63e769acdc98769130"},
-    {"Gladman B=192 K=256", 192, kE, kPi192, "0ebacf199e3315c2e34b24fcc7c46ef4388aa475d66c194c"},
-    {"Gladman B=256 K=128", 256, "2b7e151628aed2a6abf7158809cf4f3c", kPi256,
+    {"Gladman B=192 K=128", 192, 128, "b24d275489e82bb8f7375e0d5fcdb1f481757c538b65148a"},
+    {"Gladman B=192 K=160 (extra)", 192, 160, "738dae25620d3d3beff4a037a04290d73eb33521a63ea568"},
+    {"Gladman B=192 K=192", 192, 192, "725ae43b5f3161de806a7c93e0bca93c967ec1ae1b71e1cf"},
+    {"Gladman B=192 K=224 (extra)", 192, 224, "bbfc14180afbf6a36382a061843f0b63e769acdc98769130"},
+    {"Gladman B=192 K=256", 192, 256, "0ebacf199e3315c2e34b24fcc7c46ef4388aa475d66c194c"},
+    {"Gladman B=256 K=128", 256, 128,
      "7d15479076b69a46ffb3b3beae97ad8313f622f67fedb487de9f06b9ed9c8f19"},
-    {"Gladman B=256 K=160 (extra)", 256, "2b7e151628aed2a6abf7158809cf4f3c762e7160", kPi256,
+    {"Gladman B=256 K=160 (extra)", 256, 160,
      "514f93fb296b5ad16aa7df8b577abcbd484decacccc7fb1f18dc567309ceeffd"},
-    {"Gladman B=256 K=192", 256, "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da5", kPi256,
+    {"Gladman B=256 K=192", 256, 192,
      "5d7101727bb25781bf6715b0e6955282b9610e23a43c2eb062699f0ebf5887b2"},
-    {"Gladman B=256 K=224 (extra)", 256, "2b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d90",
-     kPi256, "d56c5a63627432579e1dd308b2c8f157b40a4bfb56fea1377b25d3ed3d6dbf80"},
-    {"Gladman B=256 K=256", 256, kE, kPi256,
+    {"Gladman B=256 K=224 (extra)", 256, 224,
+     "d56c5a63627432579e1dd308b2c8f157b40a4bfb56fea1377b25d3ed3d6dbf80"},
+    {"Gladman B=256 K=256", 256, 256,
      "a49406115dfb30a40418aafa4869b7c6a886ff31602a7dd19c889dc64f7e4e7a"},
 };
 
@@ -73,7 +66,8 @@ struct RawSched {
 // setkey: cipher_contract_test's known answers).
 TEST(Rijndael, WideBlockKnownAnswersThroughRawSchedule) {
   for (const auto& v : kWide) {
-    const Bytes key = hex(v.key), pt = hex(v.pt), ct = hex(v.ct);
+    const Bytes key = hex(std::string(kE, v.key_bits / 4)), pt = hex(std::string(kPi, v.block_bits / 4)),
+                ct = hex(v.ct);
     // The algorithm for this block size; only its hooks are used.
     const CipherAlgo& algo = rijndael(v.block_bits, 128);
     ASSERT_EQ(algo.block_bytes, pt.size());

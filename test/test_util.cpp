@@ -75,22 +75,31 @@ KeySchedule::~KeySchedule() {
   std::free(ks_);
 }
 
+namespace {
+
+// ECB through one hook; encryption with an encrypt-only schedule (as the
+// provider sets one up), decryption with a full one.
+Bytes ecb_run(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& in,
+              bool enc) {
+  if (in.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
+  KeySchedule ks(hw, key, !enc);
+  Bytes out(in.size());
+  uint8_t none[kMaxBlockBytes];  // never a null pointer into the hooks, even for 0 blocks
+  (enc ? hw.encrypt : hw.decrypt)(ks.get(), in.empty() ? none : in.data(),
+                                  out.empty() ? none : out.data(), in.size() / algo.block_bytes);
+  return out;
+}
+
+}  // namespace
+
 Bytes ecb_encrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
                   const Bytes& pt) {
-  if (pt.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
-  KeySchedule ks(hw, key, false);
-  Bytes out(pt.size());
-  hw.encrypt(ks.get(), pt.data(), out.data(), pt.size() / algo.block_bytes);
-  return out;
+  return ecb_run(algo, hw, key, pt, true);
 }
 
 Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
                   const Bytes& ct) {
-  if (ct.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
-  KeySchedule ks(hw, key, true);
-  Bytes out(ct.size());
-  hw.decrypt(ks.get(), ct.data(), out.data(), ct.size() / algo.block_bytes);
-  return out;
+  return ecb_run(algo, hw, key, ct, false);
 }
 
 Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
@@ -100,7 +109,9 @@ Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, co
   KeySchedule ks(hw, key, false);
   Bytes ctr = iv, out(in.size());
   const size_t full = in.size() / bs;
-  hw.ctr(ks.get(), ctr.data(), in.data(), out.data(), full);
+  uint8_t none[kMaxBlockBytes];  // never a null pointer into the hooks, even for 0 blocks
+  hw.ctr(ks.get(), ctr.data(), in.empty() ? none : in.data(), out.empty() ? none : out.data(),
+         full);
   const size_t rest = in.size() - full * bs;
   if (rest != 0) {
     Bytes zero(bs, 0), stream(bs);

@@ -100,7 +100,7 @@ class Misuse : public ::testing::Test {
       }
       raw_.push_back(r);
     }
-    ASSERT_EQ(raw_.size(), 28u) << "the 28 registered cipher names (DESIGN.md §1)";
+    ASSERT_EQ(raw_.size(), 28u) << "the 28 registered cipher names (README, Algorithms)";
     ERR_clear_error();
   }
   void TearDown() override { ERR_clear_error(); }
@@ -369,7 +369,7 @@ TEST_F(Misuse, ReinitWithANewKeyOrIvMidStreamStartsAFreshStream) {
 
 // Where OpenSSL's default provider has the cipher, a re-init mid-stream must
 // behave exactly like it, including re-init with only a key (no IV) and with
-// neither (DESIGN.md §3: mode semantics identical to the default provider).
+// neither (mode semantics identical to the default provider: README, Algorithms).
 TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
   for (const char* name : {"AES-128-CTR", "AES-256-CTR", "SM4-CTR", "AES-192-ECB", "SM4-ECB"}) {
     SCOPED_TRACE(name);

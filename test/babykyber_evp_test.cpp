@@ -27,52 +27,16 @@ class BabyKyberEvp : public ::testing::Test {
   }
   OSSL_LIB_CTX* lib() const { return fx_.libctx(); }
 
+  // The shared EVP KEM helpers of test_util, bound to this library context.
   EVP_PKEY* generate(const Bytes* seed = nullptr) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib(), "babyKyber", "provider=gpucrypto");
-    EXPECT_NE(ctx, nullptr);
-    EXPECT_EQ(EVP_PKEY_keygen_init(ctx), 1);
-    if (seed != nullptr) {
-      OSSL_PARAM p[] = {OSSL_PARAM_octet_string("seed", const_cast<uint8_t*>(seed->data()), seed->size()),
-                        OSSL_PARAM_END};
-      EXPECT_EQ(EVP_PKEY_CTX_set_params(ctx, p), 1);
-    }
-    EVP_PKEY* k = nullptr;
-    EXPECT_EQ(EVP_PKEY_generate(ctx, &k), 1);
-    EVP_PKEY_CTX_free(ctx);
-    return k;
+    return gpucrypto::test::evp_keygen(lib(), "babyKyber", seed);
   }
-
-  Bytes octets(EVP_PKEY* k, const char* name) {
-    Bytes b(256);
-    size_t len = 0;
-    if (EVP_PKEY_get_octet_string_param(k, name, b.data(), b.size(), &len) != 1) return {};
-    b.resize(len);
-    return b;
-  }
-
+  Bytes octets(EVP_PKEY* k, const char* name) { return gpucrypto::test::evp_octets(k, name); }
   bool encap(EVP_PKEY* k, Bytes* ct, Bytes* ss) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(lib(), k, nullptr);
-    size_t cl = 0, sl = 0;
-    bool ok = ctx != nullptr && EVP_PKEY_encapsulate_init(ctx, nullptr) == 1 &&
-              EVP_PKEY_encapsulate(ctx, nullptr, &cl, nullptr, &sl) == 1;
-    if (ok) {
-      ct->resize(cl);
-      ss->resize(sl);
-      ok = EVP_PKEY_encapsulate(ctx, ct->data(), &cl, ss->data(), &sl) == 1;
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return ok;
+    return gpucrypto::test::evp_encapsulate(lib(), k, ct, ss);
   }
-
   bool decap(EVP_PKEY* k, const Bytes& ct, Bytes* ss, size_t outlen = BABYKYBER_SHARED_SECRET_BYTES) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(lib(), k, nullptr);
-    ss->assign(outlen, 0);
-    size_t sl = outlen;
-    bool ok = ctx != nullptr && EVP_PKEY_decapsulate_init(ctx, nullptr) == 1 &&
-              EVP_PKEY_decapsulate(ctx, ss->data(), &sl, ct.data(), ct.size()) == 1;
-    EVP_PKEY_CTX_free(ctx);
-    if (ok) ss->resize(sl);
-    return ok;
+    return gpucrypto::test::evp_decapsulate(lib(), k, ct, ss, outlen);
   }
 
   static std::string last_error() {
@@ -218,29 +182,10 @@ TEST_F(BabyKyberEvp, ExportImport) {
   EVP_PKEY_free(k);
 }
 
-Bytes encode(EVP_PKEY* k, int selection, const char* type, const char* structure) {
-  OSSL_ENCODER_CTX* e = OSSL_ENCODER_CTX_new_for_pkey(k, selection, type, structure, nullptr);
-  unsigned char* data = nullptr;
-  size_t len = 0;
-  Bytes out;
-  if (e != nullptr && OSSL_ENCODER_CTX_get_num_encoders(e) > 0 && OSSL_ENCODER_to_data(e, &data, &len) == 1)
-    out.assign(data, data + len);
-  OPENSSL_free(data);
-  OSSL_ENCODER_CTX_free(e);
-  return out;
-}
+using gpucrypto::test::evp_encode;
 
 EVP_PKEY* decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const char* type, const char* structure) {
-  EVP_PKEY* k = nullptr;
-  OSSL_DECODER_CTX* d = OSSL_DECODER_CTX_new_for_pkey(&k, type, structure, "babyKyber", selection, lib, nullptr);
-  const unsigned char* p = in.data();
-  size_t len = in.size();
-  if (d == nullptr || OSSL_DECODER_from_data(d, &p, &len) != 1) {
-    EVP_PKEY_free(k);
-    k = nullptr;
-  }
-  OSSL_DECODER_CTX_free(d);
-  return k;
+  return gpucrypto::test::evp_decode(lib, in, selection, type, structure, "babyKyber");
 }
 
 TEST_F(BabyKyberEvp, DerPemRoundTrips) {
@@ -248,12 +193,12 @@ TEST_F(BabyKyberEvp, DerPemRoundTrips) {
   ASSERT_NE(k, nullptr);
   const Bytes pub = octets(k, OSSL_PKEY_PARAM_PUB_KEY);
   const Bytes priv = octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
-  const Bytes spki = encode(k, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo");
+  const Bytes spki = evp_encode(k, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo");
   // 30 20 30 0c 06 0a <1.3.6.1.4.1.99999.1.1> 03 10 00 <15-byte public key>
   Bytes expect = gpucrypto::test::hex("3020300c060a2b06010401868d1f0101031000");
   expect.insert(expect.end(), pub.begin(), pub.end());
   EXPECT_EQ(spki, expect);
-  const Bytes pki = encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo");
+  const Bytes pki = evp_encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo");
   // 30 67 02 01 00 30 0c 06 0a <oid> 04 54 <84-byte private key>
   expect = gpucrypto::test::hex("3067020100300c060a2b06010401868d1f01010454");
   expect.insert(expect.end(), priv.begin(), priv.end());
@@ -267,19 +212,19 @@ TEST_F(BabyKyberEvp, DerPemRoundTrips) {
   EXPECT_EQ(octets(kpriv, OSSL_PKEY_PARAM_PRIV_KEY), priv);
   EXPECT_EQ(EVP_PKEY_eq(k, kpriv), 1);
 
-  const Bytes pem = encode(k, EVP_PKEY_KEYPAIR, "PEM", "PrivateKeyInfo");
+  const Bytes pem = evp_encode(k, EVP_PKEY_KEYPAIR, "PEM", "PrivateKeyInfo");
   ASSERT_FALSE(pem.empty());
   EXPECT_EQ(std::string(pem.begin(), pem.begin() + 27), "-----BEGIN PRIVATE KEY-----");
   EVP_PKEY* kpem = decode(lib(), pem, EVP_PKEY_KEYPAIR, "PEM", nullptr);
   ASSERT_NE(kpem, nullptr);
   EXPECT_EQ(octets(kpem, OSSL_PKEY_PARAM_PRIV_KEY), priv);
-  const Bytes pubpem = encode(k, EVP_PKEY_PUBLIC_KEY, "PEM", "SubjectPublicKeyInfo");
+  const Bytes pubpem = evp_encode(k, EVP_PKEY_PUBLIC_KEY, "PEM", "SubjectPublicKeyInfo");
   EVP_PKEY* kpubpem = decode(lib(), pubpem, EVP_PKEY_PUBLIC_KEY, "PEM", nullptr);
   ASSERT_NE(kpubpem, nullptr);
   EXPECT_EQ(octets(kpubpem, OSSL_PKEY_PARAM_PUB_KEY), pub);
 
   // Text output says what this is.
-  const Bytes text = encode(k, EVP_PKEY_KEYPAIR, "TEXT", nullptr);
+  const Bytes text = evp_encode(k, EVP_PKEY_KEYPAIR, "TEXT", nullptr);
   const std::string t(text.begin(), text.end());
   EXPECT_NE(t.find("babyKyber Private-Key"), std::string::npos);
   EXPECT_NE(t.find("NO SECURITY"), std::string::npos);

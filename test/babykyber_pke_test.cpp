@@ -28,6 +28,17 @@ std::array<int, 4> coeffs(const Poly& p) { return {p.c[0], p.c[1], p.c[2], p.c[3
 // The worked example (source: test/babykyber_example.h).
 using WorkedExample = gpucrypto::test::BabyKyberExample;
 
+// The worked example's key generation and encryption: t, then (u, v).
+struct EncryptedExample {
+  WorkedExample x;
+  PolyVec t, u;
+  Poly v;
+  EncryptedExample() {
+    bk::keygen_poly(t, x.A, x.s, x.e);
+    bk::encrypt_poly(u, v, x.A, t, x.r, x.e1, x.e2, x.m);
+  }
+};
+
 TEST(BabyKyberPke, WorkedExampleKeygen) {
   WorkedExample x;
   PolyVec t;
@@ -37,11 +48,11 @@ TEST(BabyKyberPke, WorkedExampleKeygen) {
 }
 
 TEST(BabyKyberPke, WorkedExampleEncryptDecrypt) {
-  WorkedExample x;
-  PolyVec t, u;
-  Poly v, w;
-  bk::keygen_poly(t, x.A, x.s, x.e);
-  bk::encrypt_poly(u, v, x.A, t, x.r, x.e1, x.e2, x.m);
+  const EncryptedExample ex;
+  const WorkedExample& x = ex.x;
+  const PolyVec& u = ex.u;
+  const Poly& v = ex.v;
+  Poly w;
   EXPECT_EQ(coeffs(u.p[0]), (std::array<int, 4>{3, 10, 11, 11}));  // u[0] = 11x^3 + 11x^2 + 10x + 3
   EXPECT_EQ(coeffs(u.p[1]), (std::array<int, 4>{11, 13, 4, 4}));   // u[1] = 4x^3 + 4x^2 + 13x + 11
   // v = 7x^3 + 6x^2 + 8x + 15: the printed value, i.e. v = t^T r + e2 - 9m.
@@ -54,24 +65,20 @@ TEST(BabyKyberPke, WorkedExampleEncryptDecrypt) {
 TEST(BabyKyberPke, WorkedExamplePlusVariantDecodesToo) {
   // The "+ 9m" form of the blog's formula gives v = [16, 9, 6, 8], which
   // decrypts to the same message ([6, 8, 14, 8] -> [1, 1, 0, 1]).
-  WorkedExample x;
-  PolyVec t, u;
-  Poly v, w;
-  bk::keygen_poly(t, x.A, x.s, x.e);
-  bk::encrypt_poly(u, v, x.A, t, x.r, x.e1, x.e2, x.m);
+  const EncryptedExample ex;
+  Poly w;
   Poly v_plus = poly({16, 9, 6, 8});
-  EXPECT_EQ(bk::decrypt_poly(w, x.s, u, v_plus), 0b1011);
+  EXPECT_EQ(bk::decrypt_poly(w, ex.x.s, ex.u, v_plus), 0b1011);
   EXPECT_EQ(coeffs(w), (std::array<int, 4>{6, 8, 14, 8}));
 }
 
 TEST(BabyKyberPke, WorkedExampleThroughBytes) {
   // The same example through the byte encodings: ek/dk/ct built from the
   // example's polynomials decode and decrypt to m.
-  WorkedExample x;
-  PolyVec t, u;
-  Poly v;
-  bk::keygen_poly(t, x.A, x.s, x.e);
-  bk::encrypt_poly(u, v, x.A, t, x.r, x.e1, x.e2, x.m);
+  const EncryptedExample ex;
+  const WorkedExample& x = ex.x;
+  const PolyVec &t = ex.t, &u = ex.u;
+  const Poly& v = ex.v;
   uint8_t ek[bk::kEkBytes], dk[bk::kDkBytes], ct[bk::kCtBytes];
   bk::encode_ek(ek, x.A, t);
   bk::encode_dk(dk, x.s);

@@ -100,7 +100,7 @@ class Misuse : public ::testing::Test {
       }
       raw_.push_back(r);
     }
-    ASSERT_EQ(raw_.size(), 28u) << "the 28 registered cipher names (DESIGN.md §1)";
+    ASSERT_EQ(raw_.size(), 28u) << "the 28 registered cipher names (README, Algorithms)";
     ERR_clear_error();
   }
   void TearDown() override { ERR_clear_error(); }
@@ -122,6 +122,23 @@ struct Sizes {
 Sizes sizes_of(const EVP_CIPHER* c) {
   return {size_t(EVP_CIPHER_get_key_length(c)), size_t(EVP_CIPHER_get_iv_length(c)),
           size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_mode(c) == EVP_CIPH_CTR_MODE};
+}
+
+// A random key, IV and `len`-byte message for cipher `name` (fetched as
+// `c`), and their one-shot encryption through the provider: what every
+// incremental path must reproduce.
+struct OneShot {
+  Sizes s;
+  Bytes key, iv, msg, expect;
+};
+void one_shot(OSSL_LIB_CTX* lib, const std::string& name, const EVP_CIPHER* c, size_t len,
+              OneShot* o) {
+  o->s = sizes_of(c);
+  o->key = random_bytes(o->s.key);
+  o->iv = random_bytes(o->s.iv);
+  o->msg = random_bytes(len);
+  ASSERT_TRUE(gpucrypto::test::evp_crypt(lib, name.c_str(), "provider=gpucrypto", true, o->key,
+                                         o->iv, o->msg, &o->expect));
 }
 
 TEST_F(Misuse, RawEntryPointsRejectNullHugeAndOverlappingArguments) {
@@ -299,11 +316,10 @@ TEST_F(Misuse, ZeroLengthUpdatesAndEmptyMessagesGiveTheCorrectResult) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);
     EVP_CIPHER* c = fetch(r.name);
-    const Sizes s = sizes_of(c);
-    const Bytes key = random_bytes(s.key), iv = random_bytes(s.iv), msg = random_bytes(77);
-    Bytes expect;
-    ASSERT_TRUE(gpucrypto::test::evp_crypt(fx_.libctx(), r.name.c_str(), "provider=gpucrypto", true,
-                                           key, iv, msg, &expect));
+    OneShot o;
+    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 77, &o));
+    const Sizes& s = o.s;
+    const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     ASSERT_EQ(EVP_EncryptInit_ex2(ctx, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
     EXPECT_EQ(feed(ctx, msg, {0, 5, 0, 0, 31, 0, 41, 0}), expect);
@@ -353,7 +369,7 @@ TEST_F(Misuse, ReinitWithANewKeyOrIvMidStreamStartsAFreshStream) {
 
 // Where OpenSSL's default provider has the cipher, a re-init mid-stream must
 // behave exactly like it, including re-init with only a key (no IV) and with
-// neither (DESIGN.md §3: mode semantics identical to the default provider).
+// neither (mode semantics identical to the default provider: README, Algorithms).
 TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
   for (const char* name : {"AES-128-CTR", "AES-256-CTR", "SM4-CTR", "AES-192-ECB", "SM4-ECB"}) {
     SCOPED_TRACE(name);
@@ -426,11 +442,10 @@ TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
   for (const RawCipher& r : raw_) {
     SCOPED_TRACE(r.name);
     EVP_CIPHER* c = fetch(r.name);
-    const Sizes s = sizes_of(c);
-    const Bytes key = random_bytes(s.key), iv = random_bytes(s.iv), msg = random_bytes(150);
-    Bytes expect;
-    ASSERT_TRUE(gpucrypto::test::evp_crypt(fx_.libctx(), r.name.c_str(), "provider=gpucrypto", true,
-                                           key, iv, msg, &expect));
+    OneShot o;
+    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 150, &o));
+    const Sizes& s = o.s;
+    const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* a = EVP_CIPHER_CTX_new();
     EVP_CIPHER_CTX* b = EVP_CIPHER_CTX_new();
     ASSERT_EQ(EVP_EncryptInit_ex2(a, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
@@ -497,17 +512,79 @@ TEST_F(Misuse, EcbFinalErrorsAreReported) {
   }
 }
 
-// --- babyKyber ---------------------------------------------------------------
+// --- KEMs: babyKyber and ML-KEM ------------------------------------------------
+
+using gpucrypto::test::evp_fromdata;
 
 EVP_PKEY* bk_from(OSSL_LIB_CTX* lib, const OSSL_PARAM* params, int selection) {
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib, "babyKyber", "provider=gpucrypto");
-  EVP_PKEY* k = nullptr;
-  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
-      EVP_PKEY_fromdata(ctx, &k, selection, const_cast<OSSL_PARAM*>(params)) != 1)
-    k = nullptr;
-  EVP_PKEY_CTX_free(ctx);
-  return k;
+  return evp_fromdata(lib, "babyKyber", params, selection);
 }
+
+// The KEM misuse sequence, the same for every KEM: decapsulation without a
+// private key, short output buffers, wrong ciphertext lengths (`bad_ct_lens`)
+// -- each a clear error -- then size queries and a round trip. Takes
+// ownership of both keys.
+void kem_misuse_sequence(OSSL_LIB_CTX* lib, EVP_PKEY* pub_key, EVP_PKEY* pair, size_t ctl_want,
+                         size_t ssl_want, const std::vector<size_t>& bad_ct_lens) {
+  ASSERT_NE(pub_key, nullptr);
+  ASSERT_NE(pair, nullptr);
+
+  // Decapsulation needs the private key.
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(lib, pub_key, nullptr);
+  EXPECT_NE(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
+  EXPECT_TRUE(take_clear_error());
+  EVP_PKEY_CTX_free(ctx);
+
+  // Encapsulate: size query, then buffers one byte short.
+  ctx = EVP_PKEY_CTX_new_from_pkey(lib, pub_key, nullptr);
+  ASSERT_EQ(EVP_PKEY_encapsulate_init(ctx, nullptr), 1);
+  size_t ctl = 0, ssl = 0;
+  ASSERT_EQ(EVP_PKEY_encapsulate(ctx, nullptr, &ctl, nullptr, &ssl), 1);
+  EXPECT_EQ(ctl, ctl_want);
+  EXPECT_EQ(ssl, ssl_want);
+  Bytes ct(ctl + 1), ss(ssl), ss2(ssl);
+  size_t short_ct = ctl - 1, full_ss = ssl;
+  EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &short_ct, ss.data(), &full_ss), 0);
+  EXPECT_TRUE(take_clear_error());
+  size_t full_ct = ctl, short_ss = ssl - 1;
+  EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &short_ss), 0);
+  EXPECT_TRUE(take_clear_error());
+  full_ct = ctl, full_ss = ssl;
+  ASSERT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &full_ss), 1);
+  EVP_PKEY_CTX_free(ctx);
+
+  // Decapsulate: wrong ciphertext lengths, short output, then the real thing.
+  ctx = EVP_PKEY_CTX_new_from_pkey(lib, pair, nullptr);
+  ASSERT_EQ(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
+  // (inlen 0 is refused by EVP itself, silently: only the result is checked.)
+  size_t outl = ss2.size();
+  EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), 0), 0);
+  ERR_clear_error();
+  for (size_t n : bad_ct_lens) {
+    outl = ss2.size();
+    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), n), 0) << n;
+    EXPECT_TRUE(take_clear_error()) << n;
+  }
+  outl = ss2.size() - 1;
+  EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 0);
+  EXPECT_TRUE(take_clear_error());
+  outl = 0;
+  ASSERT_EQ(EVP_PKEY_decapsulate(ctx, nullptr, &outl, ct.data(), ctl), 1);
+  EXPECT_EQ(outl, ss2.size());
+  ASSERT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 1);
+  EXPECT_EQ(ss, ss2);
+  EVP_PKEY_CTX_free(ctx);
+}
+
+// Frees both keys however kem_misuse_sequence ended (its ASSERTs return early).
+struct KeyPairHolder {
+  EVP_PKEY* pub;
+  EVP_PKEY* pair;
+  ~KeyPairHolder() {
+    EVP_PKEY_free(pub);
+    EVP_PKEY_free(pair);
+  }
+};
 
 TEST_F(Misuse, BabyKyberImportRejectsWrongLengthsTypesAndValues) {
   uint8_t pk[BABYKYBER_PUBLICKEY_BYTES], sk[BABYKYBER_SECRETKEY_BYTES];
@@ -570,59 +647,11 @@ TEST_F(Misuse, BabyKyberKemRejectsWrongLengthsAndMissingKeys) {
       OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pk, sizeof pk), OSSL_PARAM_END};
   const OSSL_PARAM priv[] = {
       OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, sk, sizeof sk), OSSL_PARAM_END};
-  EVP_PKEY* pub_key = bk_from(fx_.libctx(), pub_only, EVP_PKEY_PUBLIC_KEY);
-  EVP_PKEY* pair = bk_from(fx_.libctx(), priv, EVP_PKEY_KEYPAIR);
-  ASSERT_NE(pub_key, nullptr);
-  ASSERT_NE(pair, nullptr);
-
-  // Decapsulation needs the private key.
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
-  EXPECT_NE(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
-  EXPECT_TRUE(take_clear_error());
-  EVP_PKEY_CTX_free(ctx);
-
-  // Encapsulate: size query, then buffers one byte short.
-  ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
-  ASSERT_EQ(EVP_PKEY_encapsulate_init(ctx, nullptr), 1);
-  size_t ctl = 0, ssl = 0;
-  ASSERT_EQ(EVP_PKEY_encapsulate(ctx, nullptr, &ctl, nullptr, &ssl), 1);
-  EXPECT_EQ(ctl, size_t(BABYKYBER_CIPHERTEXT_BYTES));
-  EXPECT_EQ(ssl, size_t(BABYKYBER_SHARED_SECRET_BYTES));
-  uint8_t ct[BABYKYBER_CIPHERTEXT_BYTES + 1], ss[BABYKYBER_SHARED_SECRET_BYTES], ss2[sizeof ss];
-  size_t short_ct = ctl - 1, full_ss = ssl;
-  EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct, &short_ct, ss, &full_ss), 0);
-  EXPECT_TRUE(take_clear_error());
-  size_t full_ct = ctl, short_ss = ssl - 1;
-  EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct, &full_ct, ss, &short_ss), 0);
-  EXPECT_TRUE(take_clear_error());
-  full_ct = ctl, full_ss = ssl;
-  ASSERT_EQ(EVP_PKEY_encapsulate(ctx, ct, &full_ct, ss, &full_ss), 1);
-  EVP_PKEY_CTX_free(ctx);
-
-  // Decapsulate: wrong ciphertext lengths, short output, then the real thing.
-  ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pair, nullptr);
-  ASSERT_EQ(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
-  size_t outl = sizeof ss2;
-  // (inlen 0 is refused by EVP itself, silently: only the result is checked.)
-  outl = sizeof ss2;
-  EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2, &outl, ct, 0), 0);
-  ERR_clear_error();
-  for (size_t n : {size_t(BABYKYBER_CIPHERTEXT_BYTES - 1), sizeof ct}) {
-    outl = sizeof ss2;
-    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2, &outl, ct, n), 0) << n;
-    EXPECT_TRUE(take_clear_error()) << n;
-  }
-  outl = sizeof ss2 - 1;
-  EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2, &outl, ct, BABYKYBER_CIPHERTEXT_BYTES), 0);
-  EXPECT_TRUE(take_clear_error());
-  outl = 0;
-  ASSERT_EQ(EVP_PKEY_decapsulate(ctx, nullptr, &outl, ct, BABYKYBER_CIPHERTEXT_BYTES), 1);
-  EXPECT_EQ(outl, sizeof ss2);
-  ASSERT_EQ(EVP_PKEY_decapsulate(ctx, ss2, &outl, ct, BABYKYBER_CIPHERTEXT_BYTES), 1);
-  EXPECT_EQ(Bytes(ss, ss + sizeof ss), Bytes(ss2, ss2 + sizeof ss2));
-  EVP_PKEY_CTX_free(ctx);
-  EVP_PKEY_free(pub_key);
-  EVP_PKEY_free(pair);
+  KeyPairHolder keys{bk_from(fx_.libctx(), pub_only, EVP_PKEY_PUBLIC_KEY),
+                     bk_from(fx_.libctx(), priv, EVP_PKEY_KEYPAIR)};
+  kem_misuse_sequence(fx_.libctx(), keys.pub, keys.pair, BABYKYBER_CIPHERTEXT_BYTES,
+                      BABYKYBER_SHARED_SECRET_BYTES,
+                      {size_t(BABYKYBER_CIPHERTEXT_BYTES - 1), size_t(BABYKYBER_CIPHERTEXT_BYTES + 1)});
 }
 
 TEST_F(Misuse, BabyKyberCApiRejectsNullAndOutOfRangeArguments) {
@@ -649,19 +678,8 @@ TEST_F(Misuse, BabyKyberCApiRejectsNullAndOutOfRangeArguments) {
   EXPECT_STRNE(babykyber_strerror(-12345), "");
 }
 
-EVP_PKEY* mlkem_from(OSSL_LIB_CTX* lib, const char* name, const OSSL_PARAM* params, int selection) {
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib, name, "provider=gpucrypto");
-  EVP_PKEY* k = nullptr;
-  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
-      EVP_PKEY_fromdata(ctx, &k, selection, const_cast<OSSL_PARAM*>(params)) != 1)
-    k = nullptr;
-  EVP_PKEY_CTX_free(ctx);
-  return k;
-}
-
-// The babyKyber KEM misuse sequence on every ML-KEM level: decapsulation
-// without a private key, short output buffers, wrong and huge ciphertext
-// lengths -- each a clear error -- then size queries and a round trip.
+// The KEM misuse sequence on every ML-KEM level, with a huge ciphertext
+// length among the wrong ones.
 TEST_F(Misuse, MlkemKemRejectsWrongLengthsAndMissingKeys) {
   for (int level : {512, 768, 1024}) {
     const std::string name = "ML-KEM-" + std::to_string(level);
@@ -673,54 +691,10 @@ TEST_F(Misuse, MlkemKemRejectsWrongLengthsAndMissingKeys) {
         OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, ek.data(), ek.size()), OSSL_PARAM_END};
     const OSSL_PARAM from_seed[] = {
         OSSL_PARAM_construct_octet_string("seed", seed.data(), seed.size()), OSSL_PARAM_END};
-    EVP_PKEY* pub_key = mlkem_from(fx_.libctx(), name.c_str(), pub_only, EVP_PKEY_PUBLIC_KEY);
-    EVP_PKEY* pair = mlkem_from(fx_.libctx(), name.c_str(), from_seed, EVP_PKEY_KEYPAIR);
-    ASSERT_NE(pub_key, nullptr);
-    ASSERT_NE(pair, nullptr);
-
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
-    EXPECT_NE(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
-    EXPECT_TRUE(take_clear_error());
-    EVP_PKEY_CTX_free(ctx);
-
-    ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pub_key, nullptr);
-    ASSERT_EQ(EVP_PKEY_encapsulate_init(ctx, nullptr), 1);
-    size_t ctl = 0, ssl = 0;
-    ASSERT_EQ(EVP_PKEY_encapsulate(ctx, nullptr, &ctl, nullptr, &ssl), 1);
-    EXPECT_EQ(ctl, ctl_want);
-    EXPECT_EQ(ssl, size_t(MLKEM_SHARED_SECRET_BYTES));
-    Bytes ct(ctl + 1), ss(ssl), ss2(ssl);
-    size_t short_ct = ctl - 1, full_ss = ssl;
-    EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &short_ct, ss.data(), &full_ss), 0);
-    EXPECT_TRUE(take_clear_error());
-    size_t full_ct = ctl, short_ss = ssl - 1;
-    EXPECT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &short_ss), 0);
-    EXPECT_TRUE(take_clear_error());
-    full_ct = ctl, full_ss = ssl;
-    ASSERT_EQ(EVP_PKEY_encapsulate(ctx, ct.data(), &full_ct, ss.data(), &full_ss), 1);
-    EVP_PKEY_CTX_free(ctx);
-
-    ctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), pair, nullptr);
-    ASSERT_EQ(EVP_PKEY_decapsulate_init(ctx, nullptr), 1);
-    size_t outl = ss2.size();
-    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), 0), 0);
-    ERR_clear_error();
-    for (size_t n : {ctl - 1, ctl + 1, SIZE_MAX}) {
-      outl = ss2.size();
-      EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), n), 0) << n;
-      EXPECT_TRUE(take_clear_error()) << n;
-    }
-    outl = ss2.size() - 1;
-    EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 0);
-    EXPECT_TRUE(take_clear_error());
-    outl = 0;
-    ASSERT_EQ(EVP_PKEY_decapsulate(ctx, nullptr, &outl, ct.data(), ctl), 1);
-    EXPECT_EQ(outl, ss2.size());
-    ASSERT_EQ(EVP_PKEY_decapsulate(ctx, ss2.data(), &outl, ct.data(), ctl), 1);
-    EXPECT_EQ(ss, ss2);
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(pub_key);
-    EVP_PKEY_free(pair);
+    KeyPairHolder keys{evp_fromdata(fx_.libctx(), name.c_str(), pub_only, EVP_PKEY_PUBLIC_KEY),
+                       evp_fromdata(fx_.libctx(), name.c_str(), from_seed, EVP_PKEY_KEYPAIR)};
+    kem_misuse_sequence(fx_.libctx(), keys.pub, keys.pair, ctl_want, MLKEM_SHARED_SECRET_BYTES,
+                        {ctl_want - 1, ctl_want + 1, SIZE_MAX});
   }
 }
 

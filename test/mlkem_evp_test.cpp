@@ -52,95 +52,31 @@ bool first_keygen(int level, KeyGenVector* v) {
   return false;
 }
 
-Bytes get_octets(EVP_PKEY* k, const char* name) {
-  size_t len = 0;
-  if (EVP_PKEY_get_octet_string_param(k, name, nullptr, 0, &len) != 1) return {};
-  Bytes b(len);
-  if (EVP_PKEY_get_octet_string_param(k, name, b.data(), b.size(), &len) != 1) return {};
-  return b;
-}
+Bytes get_octets(EVP_PKEY* k, const char* name) { return evp_octets(k, name); }
 
 class MlkemEvp : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     if (!prov_.ok()) GTEST_SKIP() << "gpucrypto provider not loadable from " << module_dir();
   }
-  EVP_PKEY* keygen(const Bytes* seed) {
-    EVP_PKEY_CTX* ctx =
-        EVP_PKEY_CTX_new_from_name(prov_.libctx(), name_of(GetParam()), "provider=gpucrypto");
-    EVP_PKEY* k = nullptr;
-    EXPECT_NE(ctx, nullptr);
-    EXPECT_EQ(EVP_PKEY_keygen_init(ctx), 1);
-    if (seed != nullptr) {
-      OSSL_PARAM p[] = {OSSL_PARAM_octet_string("seed", const_cast<uint8_t*>(seed->data()),
-                                                seed->size()),
-                        OSSL_PARAM_END};
-      EXPECT_EQ(EVP_PKEY_CTX_set_params(ctx, p), 1);
-    }
-    EXPECT_EQ(EVP_PKEY_generate(ctx, &k), 1);
-    EVP_PKEY_CTX_free(ctx);
-    return k;
-  }
+  // The shared EVP KEM helpers of test_util, bound to this level.
+  EVP_PKEY* keygen(const Bytes* seed) { return evp_keygen(prov_.libctx(), name_of(GetParam()), seed); }
   // EVP_PKEY_fromdata with one octet-string parameter; nullptr on refusal.
   EVP_PKEY* fromdata(const char* param, const Bytes& v, int selection) {
-    EVP_PKEY_CTX* ctx =
-        EVP_PKEY_CTX_new_from_name(prov_.libctx(), name_of(GetParam()), "provider=gpucrypto");
-    EVP_PKEY* k = nullptr;
     OSSL_PARAM p[] = {OSSL_PARAM_octet_string(param, const_cast<uint8_t*>(v.data()), v.size()),
                       OSSL_PARAM_END};
-    if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
-        EVP_PKEY_fromdata(ctx, &k, selection, p) != 1)
-      k = nullptr;
-    EVP_PKEY_CTX_free(ctx);
-    return k;
+    return evp_fromdata(prov_.libctx(), name_of(GetParam()), p, selection);
   }
-  bool encap(EVP_PKEY* k, Bytes* ct, Bytes* ss) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(prov_.libctx(), k, nullptr);
-    size_t ctlen = 0, sslen = 0;
-    bool ok = ctx != nullptr && EVP_PKEY_encapsulate_init(ctx, nullptr) == 1 &&
-              EVP_PKEY_encapsulate(ctx, nullptr, &ctlen, nullptr, &sslen) == 1;
-    if (ok) {
-      ct->resize(ctlen);
-      ss->resize(sslen);
-      ok = EVP_PKEY_encapsulate(ctx, ct->data(), &ctlen, ss->data(), &sslen) == 1;
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return ok;
-  }
+  bool encap(EVP_PKEY* k, Bytes* ct, Bytes* ss) { return evp_encapsulate(prov_.libctx(), k, ct, ss); }
+  // ML-KEM's shared secret is always 32 bytes.
   bool decap(EVP_PKEY* k, const Bytes& ct, Bytes* ss) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(prov_.libctx(), k, nullptr);
-    size_t sslen = 32;
-    ss->resize(32);
-    const bool ok = ctx != nullptr && EVP_PKEY_decapsulate_init(ctx, nullptr) == 1 &&
-                    EVP_PKEY_decapsulate(ctx, ss->data(), &sslen, ct.data(), ct.size()) == 1 &&
-                    sslen == 32;
-    EVP_PKEY_CTX_free(ctx);
-    return ok;
+    return evp_decapsulate(prov_.libctx(), k, ct, ss, 32) && ss->size() == 32;
   }
   Bytes encode(EVP_PKEY* k, int selection, const char* format, const char* structure) {
-    OSSL_ENCODER_CTX* ectx = OSSL_ENCODER_CTX_new_for_pkey(k, selection, format, structure, nullptr);
-    unsigned char* data = nullptr;
-    size_t len = 0;
-    Bytes out;
-    if (ectx != nullptr && OSSL_ENCODER_CTX_get_num_encoders(ectx) > 0 &&
-        OSSL_ENCODER_to_data(ectx, &data, &len) == 1)
-      out.assign(data, data + len);
-    OPENSSL_free(data);
-    OSSL_ENCODER_CTX_free(ectx);
-    return out;
+    return evp_encode(k, selection, format, structure);
   }
   EVP_PKEY* decode(const Bytes& in, int selection, const char* format) {
-    EVP_PKEY* k = nullptr;
-    OSSL_DECODER_CTX* dctx = OSSL_DECODER_CTX_new_for_pkey(&k, format, nullptr, nullptr, selection,
-                                                           prov_.libctx(), nullptr);
-    const unsigned char* p = in.data();
-    size_t len = in.size();
-    if (dctx == nullptr || OSSL_DECODER_from_data(dctx, &p, &len) != 1) {
-      EVP_PKEY_free(k);
-      k = nullptr;
-    }
-    OSSL_DECODER_CTX_free(dctx);
-    return k;
+    return evp_decode(prov_.libctx(), in, selection, format, nullptr, nullptr);
   }
   ProviderFixture prov_;
 };

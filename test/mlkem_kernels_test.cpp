@@ -220,39 +220,37 @@ TEST(MlkemKernels, PackingEqualsReference) {
   std::mt19937 g(31337);
   std::uniform_int_distribution<int> byte(0, 255);
   for (const KernelSet& s : runnable_sets()) {
+    // compress at every d and to_msg of `in` against the reference.
+    auto expect_compress_and_msg_match = [&](const int16_t* in, const std::string& what) {
+      for (int d : {4, 5, 10, 11}) {
+        uint8_t a[32 * 11] = {}, b[32 * 11] = {};
+        kRefPoly.compress(a, in, d);
+        s.poly->compress(b, in, d);
+        ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << s.name << " compress d=" << d << ", " << what;
+      }
+      uint8_t ma[32], mb[32];
+      kRefPoly.to_msg(ma, in);
+      s.poly->to_msg(mb, in);
+      ASSERT_EQ(0, std::memcmp(ma, mb, 32)) << s.name << " to_msg, " << what;
+    };
     for (const auto& [gname, gen] : kGens) {
       if (gen == any_int16) continue;
       for (int iter = 0; iter < 50; ++iter) {
         const auto in = gen(g, mk::kN);
-        for (int d : {4, 5, 10, 11}) {
-          uint8_t a[32 * 11] = {}, b[32 * 11] = {};
-          kRefPoly.compress(a, in.data(), d);
-          s.poly->compress(b, in.data(), d);
-          ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << s.name << " compress d=" << d << ", " << gname;
-        }
+        expect_compress_and_msg_match(in.data(), gname);
+        if (HasFatalFailure()) return;
         uint8_t a[384], b[384];
         kRefPoly.to_bytes(a, in.data());
         s.poly->to_bytes(b, in.data());
         ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << s.name << " to_bytes, " << gname;
-        kRefPoly.to_msg(a, in.data());
-        s.poly->to_msg(b, in.data());
-        ASSERT_EQ(0, std::memcmp(a, b, 32)) << s.name << " to_msg, " << gname;
       }
     }
     // Every canonical value through compress (as a whole polynomial).
     for (int base = 0; base < mk::kQ; base += mk::kN) {
       std::vector<int16_t> in(mk::kN);
       for (int i = 0; i < mk::kN; ++i) in[size_t(i)] = int16_t((base + i) % mk::kQ - (i % 2 ? mk::kQ : 0) * ((base + i) % mk::kQ != 0));
-      for (int d : {4, 5, 10, 11}) {
-        uint8_t a[32 * 11] = {}, b[32 * 11] = {};
-        kRefPoly.compress(a, in.data(), d);
-        s.poly->compress(b, in.data(), d);
-        ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << s.name << " compress d=" << d << " base " << base;
-      }
-      uint8_t ma[32], mb[32];
-      kRefPoly.to_msg(ma, in.data());
-      s.poly->to_msg(mb, in.data());
-      ASSERT_EQ(0, std::memcmp(ma, mb, 32)) << s.name << " to_msg base " << base;
+      expect_compress_and_msg_match(in.data(), "base " + std::to_string(base));
+      if (HasFatalFailure()) return;
     }
     for (int iter = 0; iter < 300; ++iter) {
       uint8_t in[384];

@@ -37,6 +37,16 @@ std::vector<const mk::Impl*> runnable() {
   return v;
 }
 
+// A keyCheck record: `check` must accept `key` exactly when the record says
+// testPassed (a key of the wrong length counts as refused). Returns that verdict.
+bool expect_key_check(const Record& r, const Bytes& key, size_t len, int level,
+                      int (*check)(int, const uint8_t*)) {
+  const bool expect = r.at("testPassed") == "true";
+  const bool got = key.size() == len && check(level, key.data()) == MLKEM_OK;
+  EXPECT_EQ(got, expect) << r.at("reason");
+  return expect;
+}
+
 class MlkemVectors : public ::testing::TestWithParam<int> {};
 
 TEST_P(MlkemVectors, AllRecordsEveryImpl) {
@@ -79,10 +89,7 @@ TEST_P(MlkemVectors, AllRecordsEveryImpl) {
         EXPECT_EQ(to_hex(ss), r.at("k")) << r.at("reason");
       } else if (type == "encapsulationKeyCheck") {
         const Bytes ek = hex(r.at("ek"));
-        const bool expect = r.at("testPassed") == "true";
-        const bool got =
-            ek.size() == ek_len && mlkem_check_publickey(level, ek.data()) == MLKEM_OK;
-        EXPECT_EQ(got, expect) << r.at("reason");
+        const bool expect = expect_key_check(r, ek, ek_len, level, mlkem_check_publickey);
         if (ek.size() == ek_len) {  // encapsulation itself must refuse a bad ek
           Bytes ct(ct_len), ss(32), m(32, 7);
           EXPECT_EQ(ops.encaps(ct.data(), ss.data(), ek.data(), m.data()) != 0, expect);
@@ -93,11 +100,7 @@ TEST_P(MlkemVectors, AllRecordsEveryImpl) {
           }
         }
       } else if (type == "decapsulationKeyCheck") {
-        const Bytes dk = hex(r.at("dk"));
-        const bool expect = r.at("testPassed") == "true";
-        const bool got =
-            dk.size() == dk_len && mlkem_check_secretkey(level, dk.data()) == MLKEM_OK;
-        EXPECT_EQ(got, expect) << r.at("reason");
+        expect_key_check(r, hex(r.at("dk")), dk_len, level, mlkem_check_secretkey);
       } else {
         ADD_FAILURE() << "unknown record type " << type;
       }

@@ -25,7 +25,7 @@ struct CipherInfo {
   size_t key, iv, block;
 };
 
-// Every name the provider registers (DESIGN.md §1).
+// Every name the provider registers (README, Algorithms).
 const CipherInfo kAll[] = {
     {"SKINNY-128-256-ECB", 32, 0, 16}, {"SKINNY-128-256-CTR", 32, 16, 16},
     {"SKINNY-256-ECB", 32, 0, 16},     {"SKINNY-256-CTR", 32, 16, 16},

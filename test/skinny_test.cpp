@@ -1,17 +1,12 @@
-// SKINNY-128-256 / -384: the designers' known-answer vectors on every
-// implementation, the S-box circuit against the published table, every SIMD
-// path against the reference over all batch/tail lengths, misaligned and in
-// place, and CTR counters at every carry boundary.
+// SKINNY-128-256 / -384, what is specific to SKINNY: the descriptors, the
+// S-box circuit against the published table, and the one schedule layout
+// (an encrypt-only schedule decrypts too). Known answers, the reference
+// comparison and CTR carries for every implementation: cipher_contract_test.
 #include "ciphers/skinny/skinny.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstring>
-#include <stdexcept>
 #include <string>
-#include <tuple>
-#include <vector>
 
 #include "platform/cpu_features.h"
 #include "ciphers/skinny/ref.h"
@@ -21,9 +16,7 @@ namespace gpucrypto {
 namespace {
 
 using test::Bytes;
-using test::hex;
 using test::KeySchedule;
-using test::to_hex;
 
 // S8, the 8-bit S-box of SKINNY-128 (Beierle et al., ePrint 2016/660,
 // Section 2.3) as a table, copied from the Romulus NIST-LWC submission code
@@ -47,33 +40,9 @@ constexpr uint8_t kSbox8[256] = {
     0xe2, 0xca, 0xee, 0xc6, 0xcf, 0xe7, 0xc7, 0xef, 0xd2, 0xf2, 0xde, 0xfe, 0xd7, 0xf7, 0xdf, 0xff,
 };
 
-// Beierle et al., "The SKINNY Family of Block Ciphers and its Low-Latency
-// Variant MANTIS", CRYPTO 2016, full version ePrint 2016/660, Appendix B.2
-// (via ../shared/vectors/skinny.txt). Tweakey = TK1 || TK2 [|| TK3].
-struct Kat {
-  const char* tweakey;
-  const char* plaintext;
-  const char* ciphertext;
-};
-constexpr Kat kSkinny256Kat = {"009cec81605d4ac1d2ae9e3085d7a1f31ac123ebfc00fddcf01046ceeddfcab3",
-                               "3a0c47767a26a68dd382a695e7022e25",
-                               "b731d98a4bde147a7ed4a6f16b9b587f"};
-constexpr Kat kSkinny384Kat = {
-    "df889548cfc7ea52d296339301797449ab588a34a47f1ab2dfe9c8293fbea9a5"
-    "ab1afac2611012cd8cef952618c3ebe8",
-    "a3994b66ad85a3459f44e92b08f550cb", "94ecf589e2017c601b38c6346a10dcfa"};
-
 // Every implementation this build should have, best first; a missing one is a
-// test failure, one the CPU cannot run is skipped.
+// test failure (cipher_contract_test runs whatever the table lists).
 const char* const kImplNames[] = {"avx512", "avx2", "ref"};
-
-bool runnable(const CipherHw& hw) { return (hw.required & ~cpu_features_detected()) == 0; }
-
-const CipherHw& ref_of(const CipherAlgo& algo) {
-  const CipherHw* hw = find_hw(algo, "ref");
-  if (hw == nullptr) throw std::runtime_error("no ref");
-  return *hw;
-}
 
 TEST(SkinnyAlgo, Descriptors) {
   const CipherAlgo& a = skinny128_256();
@@ -85,10 +54,9 @@ TEST(SkinnyAlgo, Descriptors) {
   EXPECT_EQ(b.block_bytes, 16u);
   EXPECT_EQ(b.key_bytes, 48u);
   for (const CipherAlgo* algo : {&a, &b}) {
-    ASSERT_FALSE(algo->impls.empty());
-    EXPECT_STREQ(algo->impls.back()->name, "ref");
-    EXPECT_EQ(algo->impls.back()->required, 0u);
-    EXPECT_EQ(&select_hw(*algo, 0), algo->impls.back());
+    for (const char* name : kImplNames) {
+      EXPECT_NE(find_hw(*algo, name), nullptr) << algo->name << " lacks " << name;
+    }
     for (const CipherHw* hw : algo->impls) {
       EXPECT_GE(hw->ks_bytes, skinny_impl::kScheduleBytes) << hw->name;
       EXPECT_LE(hw->ks_bytes, 65536u) << hw->name;
@@ -108,162 +76,24 @@ TEST(SkinnySbox, RefCircuitMatchesPublishedTable) {
   }
 }
 
-class SkinnyImpl : public ::testing::TestWithParam<std::tuple<int, const char*>> {
- protected:
-  void SetUp() override {
-    algo_ = std::get<0>(GetParam()) == 256 ? &skinny128_256() : &skinny128_384();
-    hw_ = find_hw(*algo_, std::get<1>(GetParam()));
-    ASSERT_NE(hw_, nullptr) << "implementation not registered";
-    if (!runnable(*hw_)) GTEST_SKIP() << "CPU lacks " << hw_->name;
-  }
-  const Kat& kat() const { return algo_->key_bytes == 32 ? kSkinny256Kat : kSkinny384Kat; }
-  const CipherAlgo* algo_ = nullptr;
-  const CipherHw* hw_ = nullptr;
-};
-
-TEST_P(SkinnyImpl, KnownAnswer) {
-  const Bytes key = hex(kat().tweakey), pt = hex(kat().plaintext), ct = hex(kat().ciphertext);
-  EXPECT_EQ(to_hex(test::ecb_encrypt(*algo_, *hw_, key, pt)), kat().ciphertext);
-  EXPECT_EQ(to_hex(test::ecb_decrypt(*algo_, *hw_, key, ct)), kat().plaintext);
-  // The same block at every position of several batches (SIMD lanes/slots).
-  const size_t n = 3 * hw_->batch_blocks + 1;
-  Bytes many_pt, many_ct;
-  for (size_t i = 0; i < n; ++i) {
-    many_pt.insert(many_pt.end(), pt.begin(), pt.end());
-    many_ct.insert(many_ct.end(), ct.begin(), ct.end());
-  }
-  EXPECT_EQ(test::ecb_encrypt(*algo_, *hw_, key, many_pt), many_ct);
-  EXPECT_EQ(test::ecb_decrypt(*algo_, *hw_, key, many_ct), many_pt);
-}
-
 // One schedule layout for every impl: an encrypt-only schedule decrypts too
 // (the provider may set up with_decrypt=false for CTR and ECB encryption).
-TEST_P(SkinnyImpl, EncryptOnlyScheduleAndRoundTrip) {
-  const Bytes key = test::random_bytes(algo_->key_bytes);
-  const size_t n = 2 * hw_->batch_blocks + 3;
-  const Bytes pt = test::random_bytes(16 * n);
-  KeySchedule ks(*hw_, key, false);
-  Bytes ct(pt.size()), back(pt.size());
-  hw_->encrypt(ks.get(), pt.data(), ct.data(), n);
-  EXPECT_NE(ct, pt);
-  hw_->decrypt(ks.get(), ct.data(), back.data(), n);
-  EXPECT_EQ(back, pt);
-}
-
-// ECB and CTR against the reference over every block count 0..3*batch+1,
-// from misaligned buffers, out of place and in place.
-TEST_P(SkinnyImpl, MatchesRefAllLengthsMisalignedInPlace) {
-  const CipherHw& ref = ref_of(*algo_);
-  const size_t max_n = 3 * hw_->batch_blocks + 1;
-  for (int trial = 0; trial < 2; ++trial) {
-    const Bytes key = test::random_bytes(algo_->key_bytes);
-    const Bytes data = test::random_bytes(16 * max_n);
-    Bytes iv = test::random_bytes(16);
-    KeySchedule rks(ref, key), ks(*hw_, key);
-    Bytes ref_ct(data.size()), ref_pt(data.size()), ref_ctr(data.size());
-    ref.encrypt(rks.get(), data.data(), ref_ct.data(), max_n);
-    ref.decrypt(rks.get(), data.data(), ref_pt.data(), max_n);
-    Bytes ctr_end = iv;
-    ref.ctr(rks.get(), ctr_end.data(), data.data(), ref_ctr.data(), max_n);
-    // ECB is blockwise and CTR a prefix of one keystream: a run of n blocks
-    // must equal the first n blocks of the full reference run.
-    std::vector<uint8_t> inbuf(16 * max_n + 64), outbuf(16 * max_n + 64);
-    for (size_t n = 0; n <= max_n; ++n) {
-      const size_t bytes = 16 * n;
-      const size_t ia = 1 + n % 61, oa = 3 + n % 29;  // odd offsets: never aligned
-      uint8_t* in = inbuf.data() + ia;
-      uint8_t* out = outbuf.data() + oa;
-      std::memcpy(in, data.data(), bytes);
-      hw_->encrypt(ks.get(), in, out, n);
-      ASSERT_EQ(0, std::memcmp(out, ref_ct.data(), bytes)) << "encrypt n=" << n;
-      hw_->decrypt(ks.get(), in, out, n);
-      ASSERT_EQ(0, std::memcmp(out, ref_pt.data(), bytes)) << "decrypt n=" << n;
-      Bytes ctr = iv;
-      hw_->ctr(ks.get(), ctr.data(), in, out, n);
-      ASSERT_EQ(0, std::memcmp(out, ref_ctr.data(), bytes)) << "ctr n=" << n;
-      Bytes expect_ctr = iv;
-      ctr_add(expect_ctr.data(), 16, n);
-      ASSERT_EQ(to_hex(ctr), to_hex(expect_ctr)) << "ctr n=" << n;
-      // In place.
-      hw_->encrypt(ks.get(), in, in, n);
-      ASSERT_EQ(0, std::memcmp(in, ref_ct.data(), bytes)) << "in-place encrypt n=" << n;
-      std::memcpy(in, data.data(), bytes);
-      hw_->decrypt(ks.get(), in, in, n);
-      ASSERT_EQ(0, std::memcmp(in, ref_pt.data(), bytes)) << "in-place decrypt n=" << n;
-      std::memcpy(in, data.data(), bytes);
-      ctr = iv;
-      hw_->ctr(ks.get(), ctr.data(), in, in, n);
-      ASSERT_EQ(0, std::memcmp(in, ref_ctr.data(), bytes)) << "in-place ctr n=" << n;
+TEST(SkinnySchedule, EncryptOnlyScheduleDecrypts) {
+  for (const CipherAlgo* algo : {&skinny128_256(), &skinny128_384()}) {
+    for (const CipherHw* hw : test::runnable_impls(*algo)) {
+      SCOPED_TRACE(std::string(algo->name) + " " + hw->name);
+      const Bytes key = test::random_bytes(algo->key_bytes);
+      const size_t n = 2 * hw->batch_blocks + 3;
+      const Bytes pt = test::random_bytes(16 * n);
+      KeySchedule ks(*hw, key, false);
+      Bytes ct(pt.size()), back(pt.size());
+      hw->encrypt(ks.get(), pt.data(), ct.data(), n);
+      EXPECT_NE(ct, pt);
+      hw->decrypt(ks.get(), ct.data(), back.data(), n);
+      EXPECT_EQ(back, pt);
     }
-    // The reference itself advanced the counter by max_n.
-    Bytes expect_end = iv;
-    ctr_add(expect_end.data(), 16, max_n);
-    EXPECT_EQ(to_hex(ctr_end), to_hex(expect_end));
   }
 }
-
-// CTR with counters about to carry out of the low byte, the low 32 and 64
-// bits, and out of the whole block (ff..ff wraps to 00..00), against the
-// reference keystream computed block by block from explicit counter blocks.
-TEST_P(SkinnyImpl, CtrCarriesAndWrap) {
-  const CipherHw& ref = ref_of(*algo_);
-  const char* const starts[] = {
-      "0123456789abcdef0123456789abcdf0",  // low byte ...f0
-      "0123456789abcdef01234567fffffff0",  // low 32 bits
-      "0123456789abcdeffffffffffffffff0",  // low 64 bits, in the first batch
-      "0123456789abcdefffffffffffffff38",  // low 64 bits, 200 blocks in
-      "0123456789abcdefffffffffffffff00",  // low 64 bits, at a batch boundary
-      "fffffffffffffffffffffffffffffff0",  // whole block wraps
-      "ffffffffffffffffffffffffffffff81",
-  };
-  const Bytes key = test::random_bytes(algo_->key_bytes);
-  KeySchedule rks(ref, key), ks(*hw_, key);
-  const size_t n = 3 * hw_->batch_blocks + 1;
-  const Bytes data = test::random_bytes(16 * n);
-  for (const char* s : starts) {
-    // Explicit counter blocks c, c+1, ... (test-side carry, byte by byte).
-    Bytes counters;
-    Bytes c = hex(s);
-    for (size_t i = 0; i < n; ++i) {
-      counters.insert(counters.end(), c.begin(), c.end());
-      for (int j = 15; j >= 0 && ++c[size_t(j)] == 0; --j) {
-      }
-    }
-    Bytes keystream(counters.size());
-    ref.encrypt(rks.get(), counters.data(), keystream.data(), n);
-    Bytes expect(data.size());
-    for (size_t i = 0; i < data.size(); ++i) expect[i] = data[i] ^ keystream[i];
-
-    Bytes ctr = hex(s), out(data.size());
-    hw_->ctr(ks.get(), ctr.data(), data.data(), out.data(), n);
-    EXPECT_EQ(to_hex(out), to_hex(expect)) << s;
-    EXPECT_EQ(to_hex(ctr), to_hex(c)) << s;
-    // The same stream in uneven pieces continues the counter exactly.
-    Bytes ctr2 = hex(s), out2(data.size());
-    size_t done = 0;
-    for (size_t piece : {size_t(5), hw_->batch_blocks + 2, size_t(1), n}) {
-      const size_t m = std::min(piece, n - done);
-      hw_->ctr(ks.get(), ctr2.data(), data.data() + 16 * done, out2.data() + 16 * done, m);
-      done += m;
-    }
-    EXPECT_EQ(to_hex(out2), to_hex(expect)) << s;
-    EXPECT_EQ(to_hex(ctr2), to_hex(c)) << s;
-  }
-}
-
-std::string param_name(const ::testing::TestParamInfo<SkinnyImpl::ParamType>& info) {
-  std::string name = std::string("skinny") + std::to_string(std::get<0>(info.param)) + "_" +
-                     std::get<1>(info.param);
-  for (char& ch : name) {
-    if (ch == '-') ch = '_';
-  }
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(All, SkinnyImpl,
-                         ::testing::Combine(::testing::Values(256, 384),
-                                            ::testing::ValuesIn(kImplNames)),
-                         param_name);
 
 }  // namespace
 }  // namespace gpucrypto

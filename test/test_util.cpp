@@ -1,6 +1,9 @@
 #include "test/test_util.h"
 
+#include <gtest/gtest.h>
 #include <openssl/crypto.h>
+#include <openssl/decoder.h>
+#include <openssl/encoder.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -72,22 +75,31 @@ KeySchedule::~KeySchedule() {
   std::free(ks_);
 }
 
+namespace {
+
+// ECB through one hook; encryption with an encrypt-only schedule (as the
+// provider sets one up), decryption with a full one.
+Bytes ecb_run(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& in,
+              bool enc) {
+  if (in.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
+  KeySchedule ks(hw, key, !enc);
+  Bytes out(in.size());
+  uint8_t none[kMaxBlockBytes];  // never a null pointer into the hooks, even for 0 blocks
+  (enc ? hw.encrypt : hw.decrypt)(ks.get(), in.empty() ? none : in.data(),
+                                  out.empty() ? none : out.data(), in.size() / algo.block_bytes);
+  return out;
+}
+
+}  // namespace
+
 Bytes ecb_encrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
                   const Bytes& pt) {
-  if (pt.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
-  KeySchedule ks(hw, key, false);
-  Bytes out(pt.size());
-  hw.encrypt(ks.get(), pt.data(), out.data(), pt.size() / algo.block_bytes);
-  return out;
+  return ecb_run(algo, hw, key, pt, true);
 }
 
 Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key,
                   const Bytes& ct) {
-  if (ct.size() % algo.block_bytes != 0) throw std::invalid_argument("partial block");
-  KeySchedule ks(hw, key, true);
-  Bytes out(ct.size());
-  hw.decrypt(ks.get(), ct.data(), out.data(), ct.size() / algo.block_bytes);
-  return out;
+  return ecb_run(algo, hw, key, ct, false);
 }
 
 Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
@@ -97,7 +109,9 @@ Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, co
   KeySchedule ks(hw, key, false);
   Bytes ctr = iv, out(in.size());
   const size_t full = in.size() / bs;
-  hw.ctr(ks.get(), ctr.data(), in.data(), out.data(), full);
+  uint8_t none[kMaxBlockBytes];  // never a null pointer into the hooks, even for 0 blocks
+  hw.ctr(ks.get(), ctr.data(), in.empty() ? none : in.data(), out.empty() ? none : out.data(),
+         full);
   const size_t rest = in.size() - full * bs;
   if (rest != 0) {
     Bytes zero(bs, 0), stream(bs);
@@ -112,7 +126,12 @@ std::string vectors_dir() {
   return e != nullptr && *e != 0 ? e : GPUCRYPTO_VECTORS_DEFAULT;
 }
 
-KatFile load_kat(const std::string& file) {
+namespace {
+
+// Shared by load_kat and load_vector_blocks. `opener` is the name that opens
+// a record; empty: every blank-line-separated block of name = value lines is
+// one record.
+KatFile read_name_value_file(const std::string& file, const std::string& opener) {
   KatFile f;
   const std::string path = vectors_dir() + "/" + file;
   std::ifstream in(path);
@@ -127,7 +146,7 @@ KatFile load_kat(const std::string& file) {
   std::string line;
   KatRecord cur;
   auto flush = [&] {
-    if (cur.count("test") != 0) f.records.push_back(cur);
+    if (opener.empty() ? !cur.empty() : cur.count(opener) != 0) f.records.push_back(cur);
     cur.clear();
   };
   while (std::getline(in, line)) {
@@ -139,12 +158,18 @@ KatFile load_kat(const std::string& file) {
     const size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
-    if (key == "test" || !cur.empty()) cur[key] = val;
+    if (opener.empty() || key == opener || !cur.empty()) cur[key] = val;
     else f.globals[key] = val;
   }
   flush();
   return f;
 }
+
+}  // namespace
+
+KatFile load_kat(const std::string& file) { return read_name_value_file(file, "test"); }
+
+KatFile load_vector_blocks(const std::string& file) { return read_name_value_file(file, ""); }
 
 std::string module_dir() {
   const char* e = std::getenv("GPUCRYPTO_MODULE_DIR");
@@ -197,6 +222,95 @@ bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool
   EVP_CIPHER_CTX_free(ctx);
   EVP_CIPHER_free(c);
   return ok;
+}
+
+EVP_PKEY* evp_keygen(OSSL_LIB_CTX* lib, const char* name, const Bytes* seed) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib, name, "provider=gpucrypto");
+  EVP_PKEY* k = nullptr;
+  EXPECT_NE(ctx, nullptr);
+  EXPECT_EQ(EVP_PKEY_keygen_init(ctx), 1);
+  if (seed != nullptr) {
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_octet_string("seed", const_cast<uint8_t*>(seed->data()), seed->size()),
+        OSSL_PARAM_END};
+    EXPECT_EQ(EVP_PKEY_CTX_set_params(ctx, p), 1);
+  }
+  EXPECT_EQ(EVP_PKEY_generate(ctx, &k), 1);
+  EVP_PKEY_CTX_free(ctx);
+  return k;
+}
+
+EVP_PKEY* evp_fromdata(OSSL_LIB_CTX* lib, const char* name, const OSSL_PARAM* params,
+                       int selection) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(lib, name, "provider=gpucrypto");
+  EVP_PKEY* k = nullptr;
+  if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) != 1 ||
+      EVP_PKEY_fromdata(ctx, &k, selection, const_cast<OSSL_PARAM*>(params)) != 1)
+    k = nullptr;
+  EVP_PKEY_CTX_free(ctx);
+  return k;
+}
+
+Bytes evp_octets(EVP_PKEY* k, const char* name) {
+  size_t len = 0;
+  if (EVP_PKEY_get_octet_string_param(k, name, nullptr, 0, &len) != 1) return {};
+  Bytes b(len);
+  if (EVP_PKEY_get_octet_string_param(k, name, b.data(), b.size(), &len) != 1) return {};
+  b.resize(len);
+  return b;
+}
+
+bool evp_encapsulate(OSSL_LIB_CTX* lib, EVP_PKEY* k, Bytes* ct, Bytes* ss) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(lib, k, nullptr);
+  size_t ctlen = 0, sslen = 0;
+  bool ok = ctx != nullptr && EVP_PKEY_encapsulate_init(ctx, nullptr) == 1 &&
+            EVP_PKEY_encapsulate(ctx, nullptr, &ctlen, nullptr, &sslen) == 1;
+  if (ok) {
+    ct->resize(ctlen);
+    ss->resize(sslen);
+    ok = EVP_PKEY_encapsulate(ctx, ct->data(), &ctlen, ss->data(), &sslen) == 1;
+  }
+  EVP_PKEY_CTX_free(ctx);
+  return ok;
+}
+
+bool evp_decapsulate(OSSL_LIB_CTX* lib, EVP_PKEY* k, const Bytes& ct, Bytes* ss, size_t outlen) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(lib, k, nullptr);
+  ss->assign(outlen, 0);
+  size_t sslen = outlen;
+  const bool ok = ctx != nullptr && EVP_PKEY_decapsulate_init(ctx, nullptr) == 1 &&
+                  EVP_PKEY_decapsulate(ctx, ss->data(), &sslen, ct.data(), ct.size()) == 1;
+  EVP_PKEY_CTX_free(ctx);
+  if (ok) ss->resize(sslen);
+  return ok;
+}
+
+Bytes evp_encode(EVP_PKEY* k, int selection, const char* format, const char* structure) {
+  OSSL_ENCODER_CTX* ectx = OSSL_ENCODER_CTX_new_for_pkey(k, selection, format, structure, nullptr);
+  unsigned char* data = nullptr;
+  size_t len = 0;
+  Bytes out;
+  if (ectx != nullptr && OSSL_ENCODER_CTX_get_num_encoders(ectx) > 0 &&
+      OSSL_ENCODER_to_data(ectx, &data, &len) == 1)
+    out.assign(data, data + len);
+  OPENSSL_free(data);
+  OSSL_ENCODER_CTX_free(ectx);
+  return out;
+}
+
+EVP_PKEY* evp_decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const char* format,
+                     const char* structure, const char* keytype) {
+  EVP_PKEY* k = nullptr;
+  OSSL_DECODER_CTX* dctx =
+      OSSL_DECODER_CTX_new_for_pkey(&k, format, structure, keytype, selection, lib, nullptr);
+  const unsigned char* p = in.data();
+  size_t len = in.size();
+  if (dctx == nullptr || OSSL_DECODER_from_data(dctx, &p, &len) != 1) {
+    EVP_PKEY_free(k);
+    k = nullptr;
+  }
+  OSSL_DECODER_CTX_free(dctx);
+  return k;
 }
 
 }  // namespace gpucrypto::test

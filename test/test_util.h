@@ -58,6 +58,9 @@ struct KatFile {
   std::string error;
 };
 KatFile load_kat(const std::string& file);  // file name inside vectors_dir()
+// The block-cipher vector files (skinny.txt, sm4.txt, aes.txt, ...): every
+// blank-line-separated block of name = value lines is one record.
+KatFile load_vector_blocks(const std::string& file);
 
 // Directory holding gpucrypto.so (GPUCRYPTO_MODULE_DIR or the build dir).
 std::string module_dir();
@@ -84,5 +87,26 @@ class ProviderFixture {
 bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,
                const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out,
                bool padding = true, const std::vector<size_t>& chunks = {});
+
+// --- EVP key helpers shared by the KEM tests (babyKyber, ML-KEM) -----------
+// Key generation of `name` from the gpucrypto provider, seeded through the
+// "seed" param when `seed` is given; each step is an EXPECT; nullptr on failure.
+EVP_PKEY* evp_keygen(OSSL_LIB_CTX* lib, const char* name, const Bytes* seed = nullptr);
+// EVP_PKEY_fromdata of `name` from the gpucrypto provider; nullptr on refusal.
+EVP_PKEY* evp_fromdata(OSSL_LIB_CTX* lib, const char* name, const OSSL_PARAM* params,
+                       int selection);
+// An octet-string parameter of `k` (size queried first); empty when absent.
+Bytes evp_octets(EVP_PKEY* k, const char* name);
+// Encapsulation after a size query: ct and ss get the sizes the provider says.
+bool evp_encapsulate(OSSL_LIB_CTX* lib, EVP_PKEY* k, Bytes* ct, Bytes* ss);
+// Decapsulation into an `outlen`-byte buffer; on success ss is resized to the
+// length written.
+bool evp_decapsulate(OSSL_LIB_CTX* lib, EVP_PKEY* k, const Bytes& ct, Bytes* ss, size_t outlen);
+// OSSL_ENCODER to memory; empty when no encoder fits or encoding fails.
+Bytes evp_encode(EVP_PKEY* k, int selection, const char* format, const char* structure);
+// OSSL_DECODER from memory; nullptr on failure. `structure` and `keytype`
+// may be nullptr (any).
+EVP_PKEY* evp_decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const char* format,
+                     const char* structure, const char* keytype);
 
 }  // namespace gpucrypto::test

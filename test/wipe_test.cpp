@@ -202,6 +202,24 @@ class Wipe : public ::testing::Test {
     return n;
   }
 
+  // One decapsulation with `key` (static buffers: nothing extra on the heap).
+  static void decapsulate_once(OSSL_LIB_CTX* lib, EVP_PKEY* key, const uint8_t* ct, size_t ctlen) {
+    static_assert(BABYKYBER_SHARED_SECRET_BYTES == MLKEM_SHARED_SECRET_BYTES);
+    static uint8_t ss[MLKEM_SHARED_SECRET_BYTES];
+    EVP_PKEY_CTX* kctx = EVP_PKEY_CTX_new_from_pkey(lib, key, nullptr);
+    size_t ssl = sizeof ss;
+    ASSERT_EQ(EVP_PKEY_decapsulate_init(kctx, nullptr), 1);
+    ASSERT_EQ(EVP_PKEY_decapsulate(kctx, ss, &ssl, ct, ctlen), 1);
+    EVP_PKEY_CTX_free(kctx);
+  }
+
+  // Stops watching; no live block and no freed one may hold a pattern.
+  static void expect_no_secret_left(const char* what) {
+    g.on = false;
+    EXPECT_EQ(dirty_live_blocks(), 0u);
+    EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held " << what;
+  }
+
   gpucrypto::test::ProviderFixture fx_;
 };
 
@@ -339,18 +357,12 @@ TEST_F(Wipe, FreedBabyKyberKeysHoldNoPrivateKey) {
   ASSERT_NE(copy, nullptr);
   EXPECT_GE(dirty_live_blocks(), 1u) << "control: the live key object holds z";
   // One decapsulation, then everything freed.
-  EVP_PKEY_CTX* kctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), copy, nullptr);
-  static uint8_t ct[BABYKYBER_CIPHERTEXT_BYTES], ss[BABYKYBER_SHARED_SECRET_BYTES];
-  size_t ssl = sizeof ss;
-  ASSERT_EQ(EVP_PKEY_decapsulate_init(kctx, nullptr), 1);
-  ASSERT_EQ(EVP_PKEY_decapsulate(kctx, ss, &ssl, ct, sizeof ct), 1);
-  EVP_PKEY_CTX_free(kctx);
+  static uint8_t ct[BABYKYBER_CIPHERTEXT_BYTES];
+  decapsulate_once(fx_.libctx(), copy, ct, sizeof ct);
   EVP_PKEY_free(copy);
   EVP_PKEY_free(key);
   EVP_PKEY_CTX_free(fctx);
-  g.on = false;
-  EXPECT_EQ(dirty_live_blocks(), 0u);
-  EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held the private key";
+  expect_no_secret_left("the private key");
 }
 
 // ML-KEM-768: a key generated from a seed (d || z) through EVP, duplicated,
@@ -381,18 +393,12 @@ TEST_F(Wipe, FreedMlkemKeysHoldNoSeedOrPrivateKey) {
   size_t outl = 0;
   EXPECT_EQ(EVP_PKEY_get_octet_string_param(copy, OSSL_PKEY_PARAM_PRIV_KEY, out, sizeof out, &outl), 1);
   EXPECT_EQ(std::memcmp(out, dk, sizeof dk), 0);
-  EVP_PKEY_CTX* kctx = EVP_PKEY_CTX_new_from_pkey(fx_.libctx(), copy, nullptr);
-  static uint8_t ct[MLKEM768_CIPHERTEXT_BYTES], ss[MLKEM_SHARED_SECRET_BYTES];
-  size_t ssl = sizeof ss;
-  ASSERT_EQ(EVP_PKEY_decapsulate_init(kctx, nullptr), 1);
-  ASSERT_EQ(EVP_PKEY_decapsulate(kctx, ss, &ssl, ct, sizeof ct), 1);
-  EVP_PKEY_CTX_free(kctx);
+  static uint8_t ct[MLKEM768_CIPHERTEXT_BYTES];
+  decapsulate_once(fx_.libctx(), copy, ct, sizeof ct);
   EVP_PKEY_free(copy);
   EVP_PKEY_free(key);
   EVP_PKEY_CTX_free(gctx);
-  g.on = false;
-  EXPECT_EQ(dirty_live_blocks(), 0u);
-  EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held the seed or the private key";
+  expect_no_secret_left("the seed or the private key");
 }
 
 }  // namespace

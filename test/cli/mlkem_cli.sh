@@ -3,13 +3,7 @@
 # pkey -text, -pubout, DER round trips, OIDs and sizes) and the gpucrypto-kem
 # tool (keygen/encap/decap round trip, tampered ciphertext, wrong length).
 # Env (set by ctest): OPENSSL, MODULE_DIR, BUILD_DIR, SOURCE_DIR.
-set -euo pipefail
-: "${OPENSSL:=openssl}" "${MODULE_DIR:?}" "${BUILD_DIR:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-P=(-provider-path "$MODULE_DIR" -provider gpucrypto -provider default)
-KEM="$BUILD_DIR/gpucrypto-kem"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/kem.sh.inc"
 
 # alg, OID arc, |ek|, |ct|
 while read -r ALG ARC EK CT; do
@@ -27,54 +21,21 @@ while read -r ALG ARC EK CT; do
   "$OPENSSL" asn1parse -in "$T/pub.pem" | grep -q "OBJECT *:2.16.840.1.101.3.4.4.$ARC" || fail "$ALG: SPKI OID"
   "$OPENSSL" asn1parse -in "$T/pub.pem" | grep -q "l= *$((EK + 1)) prim: BIT STRING" || fail "$ALG: SPKI size"
   "$OPENSSL" asn1parse -in "$T/k.pem" | grep -q "OBJECT *:2.16.840.1.101.3.4.4.$ARC" || fail "$ALG: PKCS#8 OID"
-  "$OPENSSL" pkey "${P[@]}" -in "$T/k.pem" -outform DER -out "$T/k.der"
-  [ "$(stat -c %s "$T/k.der")" -eq 86 ] || fail "$ALG: seed-form PKCS#8 DER must be 86 bytes"
-  "$OPENSSL" pkey "${P[@]}" -inform DER -in "$T/k.der" -out "$T/k2.pem"
-  cmp "$T/k.pem" "$T/k2.pem" || fail "$ALG: DER round trip changed the key"
+  der_round_trip "$ALG" 86  # the seed form
   "$OPENSSL" pkey "${P[@]}" -pubin -in "$T/pub.pem" -outform DER -out "$T/pub.der"
   "$OPENSSL" pkey "${P[@]}" -pubin -inform DER -in "$T/pub.der" -out "$T/pub2.pem"
   cmp "$T/pub.pem" "$T/pub2.pem" || fail "$ALG: SPKI DER round trip"
 
-  # Reproducible keys from a seed (d || z); another seed, another key.
-  SEED=$(printf '%0128x' 7)
-  "$OPENSSL" genpkey "${P[@]}" -algorithm "$ALG" -pkeyopt hexseed:"$SEED" -out "$T/s1.pem"
-  "$OPENSSL" genpkey "${P[@]}" -algorithm "$ALG" -pkeyopt hexseed:"$SEED" -out "$T/s2.pem"
-  cmp "$T/s1.pem" "$T/s2.pem" || fail "$ALG: same seed, different keys"
+  # Reproducible keys from a seed (d || z); another seed, another key; the
+  # tool derives the same key from the seed.
+  seeded_keys "$ALG"
   "$KEM" keygen -provider-path "$MODULE_DIR" -alg "$ALG" -seed "$SEED" -out "$T/s3.pem"
   cmp "$T/s1.pem" "$T/s3.pem" || fail "$ALG: gpucrypto-kem and openssl disagree on a seeded key"
-  "$OPENSSL" genpkey "${P[@]}" -algorithm "$ALG" -pkeyopt hexseed:"$(printf '%0128x' 8)" -out "$T/s4.pem"
-  if cmp -s "$T/s1.pem" "$T/s4.pem"; then fail "$ALG: different seeds, same key"; fi
-  if "$OPENSSL" genpkey "${P[@]}" -algorithm "$ALG" -pkeyopt hexseed:00 -out "$T/bad.pem" 2> "$T/err"; then
-    fail "$ALG: a 1-byte seed was accepted"
-  fi
-  grep -q "seed" "$T/err" || fail "$ALG: short seed error should name the seed"
 
-  # gpucrypto-kem: keys from openssl; encap with the public key, decap with the private one.
-  "$KEM" encap -provider-path "$MODULE_DIR" -pubin "$T/pub.pem" -ct "$T/ct.bin" -secret "$T/ss1.bin"
-  "$KEM" decap -provider-path "$MODULE_DIR" -in "$T/k.pem" -ct "$T/ct.bin" -secret "$T/ss2.bin"
-  [ "$(stat -c %s "$T/ct.bin")" -eq "$CT" ] || fail "$ALG: ciphertext must be $CT bytes"
-  [ "$(stat -c %s "$T/ss1.bin")" -eq 32 ] || fail "$ALG: shared secret must be 32 bytes"
-  cmp "$T/ss1.bin" "$T/ss2.bin" || fail "$ALG: encap/decap secrets differ"
-  "$KEM" keygen -provider-path "$MODULE_DIR" -alg "$ALG" -out "$T/t.pem" -pubout "$T/tpub.pem"
-  "$OPENSSL" pkey "${P[@]}" -in "$T/t.pem" -pubout | cmp - "$T/tpub.pem" || fail "$ALG: tool pubout differs"
-  "$KEM" encap -provider-path "$MODULE_DIR" -in "$T/t.pem" -ct "$T/c" -secret "$T/a"
-  "$KEM" decap -provider-path "$MODULE_DIR" -in "$T/t.pem" -ct "$T/c" -secret "$T/b"
-  cmp "$T/a" "$T/b" || fail "$ALG: tool round trip"
-  # Tampered ciphertext: implicit rejection (another secret, deterministic).
-  cp "$T/ct.bin" "$T/bad.bin"
-  printf '\x55' | dd of="$T/bad.bin" bs=1 seek=100 conv=notrunc status=none
-  cmp -s "$T/ct.bin" "$T/bad.bin" && printf '\xaa' | dd of="$T/bad.bin" bs=1 seek=100 conv=notrunc status=none
-  "$KEM" decap -provider-path "$MODULE_DIR" -in "$T/k.pem" -ct "$T/bad.bin" -secret "$T/r1.bin"
-  "$KEM" decap -provider-path "$MODULE_DIR" -in "$T/k.pem" -ct "$T/bad.bin" -secret "$T/r2.bin"
-  if cmp -s "$T/r1.bin" "$T/ss1.bin"; then fail "$ALG: tampered ciphertext gave the real secret"; fi
-  cmp "$T/r1.bin" "$T/r2.bin" || fail "$ALG: implicit rejection is not deterministic"
-  # Wrong ciphertext length: a clear error, no output.
-  head -c $((CT - 1)) "$T/ct.bin" > "$T/short.bin"
-  if "$KEM" decap -provider-path "$MODULE_DIR" -in "$T/k.pem" -ct "$T/short.bin" -secret "$T/x.bin" 2> "$T/err"; then
-    fail "$ALG: a short ciphertext was accepted"
-  fi
-  grep -q "wrong length" "$T/err" || fail "$ALG: wrong-length error not reported"
-  [ ! -e "$T/x.bin" ] || fail "$ALG: output written despite the error"
+  # gpucrypto-kem with openssl's keys (round trip, tampered and short
+  # ciphertexts), and the tool's keys with openssl.
+  kem_tool "$ALG" "$CT" 100
+  kem_tool_keys "$ALG" 1 -alg "$ALG"
   echo "$ALG ok"
 done <<'LIST'
 ML-KEM-512 1 800 768

@@ -29,6 +29,8 @@ inline constexpr uint32_t kAVX512Family =
     kAVX512F | kAVX512BW | kAVX512VL | kAVX512DQ | kAVX512VBMI;
 // Everything above plain x86-64, masked off by the "ref" backend cap.
 inline constexpr uint32_t kAllFeatures = 0x3fffu;
+// What portable code needs: nothing beyond x86-64 (the references' `required`).
+inline constexpr uint32_t kBaseline = 0;
 
 // What the CPU and OS support, read once (cpuid + xgetbv).
 uint32_t cpu_features_detected();

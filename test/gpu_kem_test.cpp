@@ -2,7 +2,7 @@
 // the host grid emulator against the per-instance reference (kem/core/babykyber_pke.h)
 // and every CPU batch path, byte for byte; the worked example through the
 // kernel bodies; the runtime pipeline (gpu/gpu_kem.h) on the emulated device,
-// with faults; and the C batch API's GPU hook. Device tests skip without a GPU.
+// with faults; and the C batch API's GPU step. Device tests skip without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -331,7 +331,7 @@ TEST(KemNoDevice, NothingRunsWithoutADevice) {
   EXPECT_EQ(stats().jobs, 0u);
 }
 
-// --- the C batch API's GPU hook (kem/babykyber/batch_dispatch.cpp) -----------------------
+// --- the C batch API's GPU step (kem/babykyber/babykyber_kem.cpp, engine/offload.h) -------
 
 class KemBatchApi : public BatchApiHook {
  protected:

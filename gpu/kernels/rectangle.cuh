@@ -1,7 +1,7 @@
 // RECTANGLE-80 / RECTANGLE-128 kernel body (final version, ePrint 2014/084).
 // RECTANGLE is a bit-slice design: the 4x16 state is four 16-bit rows and
 // the S-box layer is a 12-operation Boolean circuit on whole rows, so this
-// kernel is table-free and constant time. Byte order (DESIGN.md section 2):
+// kernel is table-free and constant time. Byte order (README "Byte order"):
 // row R_i = b[2i] * 256 + b[2i+1].
 #pragma once
 #include <cstdint>

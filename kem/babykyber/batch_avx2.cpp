@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "platform/isa.h"
+
 namespace {
 
 using V = __m256i;

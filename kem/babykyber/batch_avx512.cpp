@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "platform/isa.h"
+
 namespace {
 
 using V = __m512i;

@@ -19,6 +19,7 @@
 namespace gpucrypto::kem {
 
 // Exported by batch_avx512.cpp / batch_avx2.cpp (compiled with ISA flags).
+extern const uint32_t babykyber_avx512_required, babykyber_avx2_required;
 size_t babykyber_avx512_lanes();
 void babykyber_avx512_keygen(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t);
 uint32_t babykyber_avx512_encrypt(size_t, uint8_t*, size_t, const uint8_t*, size_t,
@@ -83,16 +84,16 @@ void simd_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uin
 }
 
 const PkeBatchImpl kAvx512{
-    "avx512", kAVX512F,
+    "avx512", babykyber_avx512_required,
     simd_keygen<babykyber_avx512_lanes, babykyber_avx512_keygen>,
     simd_encrypt<babykyber_avx512_lanes, babykyber_avx512_encrypt>,
     simd_decrypt<babykyber_avx512_lanes, babykyber_avx512_decrypt>};
 const PkeBatchImpl kAvx2{
-    "avx2", kAVX2,
+    "avx2", babykyber_avx2_required,
     simd_keygen<babykyber_avx2_lanes, babykyber_avx2_keygen>,
     simd_encrypt<babykyber_avx2_lanes, babykyber_avx2_encrypt>,
     simd_decrypt<babykyber_avx2_lanes, babykyber_avx2_decrypt>};
-const PkeBatchImpl kRef{"ref", 0, ref_keygen, ref_encrypt, ref_decrypt};
+const PkeBatchImpl kRef{"ref", kBaseline, ref_keygen, ref_encrypt, ref_decrypt};
 
 const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
 

@@ -20,7 +20,9 @@ namespace gpucrypto::kem {
 
 struct PkeBatchImpl {
   const char* name;   // "avx512", "avx2", "ref"
-  uint32_t required;  // CpuFeature bits
+  // CpuFeature bits: the ISA file's compiled_features() (platform/isa.h), by
+  // reference so the table stays constant-initialised.
+  const uint32_t& required;
   void (*keygen)(size_t n, const uint8_t* coins, size_t coins_stride, uint8_t* ek,
                  size_t ek_stride, uint8_t* dk, size_t dk_stride);
   // Returns true when every ek was canonical (all coefficients < q).

@@ -24,7 +24,9 @@ struct LevelOps {
 
 struct Impl {
   const char* name;   // "avx512", "avx2", "ref"
-  uint32_t required;  // CpuFeature bits
+  // CpuFeature bits: the ISA file's compiled_features() (platform/isa.h), by
+  // reference so the kernel sets stay constant-initialised.
+  const uint32_t& required;
   LevelOps ops[3];    // ML-KEM-512, -768, -1024
 };
 

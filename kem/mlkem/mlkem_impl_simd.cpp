@@ -2,15 +2,14 @@
 // the ISA kernels of mlkem_avx2.cpp / mlkem_avx512.cpp through function
 // pointers; reached only after the runtime CPU check in mlkem_kem.cpp),
 // instantiated in their own translation unit (see mlkem_kem.cpp).
-#include "platform/cpu_features.h"
 #include "kem/mlkem/mlkem_impl_ops.h"
 #include "kem/mlkem/mlkem_simd.h"
 
 namespace gpucrypto::kem::mlkem {
 
-const Impl kImplAvx2{"avx2", kAVX2,
+const Impl kImplAvx2{"avx2", kRequired_avx2,
                      {ops_for<Avx2Backend, 2>(), ops_for<Avx2Backend, 3>(), ops_for<Avx2Backend, 4>()}};
-const Impl kImplAvx512{"avx512", kAVX512F | kAVX512VL | kAVX512BW,
+const Impl kImplAvx512{"avx512", kRequired_avx512,
                        {ops_for<Avx512Backend, 2>(), ops_for<Avx512Backend, 3>(),
                         ops_for<Avx512Backend, 4>()}};
 

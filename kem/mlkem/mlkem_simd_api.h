@@ -7,6 +7,10 @@
 
 namespace gpucrypto::kem::mlkem {
 
+// The CPU features each ISA file was compiled for (its -m flags, read from
+// the compiler's predefined macros: platform/isa.h compiled_features()).
+extern const uint32_t kRequired_avx2, kRequired_avx512;
+
 // Four / eight Keccak-f[1600] states, interleaved: word w of lane l at
 // s[4 w + l] / s[8 w + l].
 struct alignas(32) KeccakX4 {

@@ -81,11 +81,14 @@ constexpr std::array<Bound, kCount> bound_functions(std::index_sequence<I...>) {
 }
 constexpr auto kBound = bound_functions(std::make_index_sequence<kCount>{});
 
+// "<name>-<MODE>[:<alias>-<MODE>][:<extra>]". Built with append (GCC 12's
+// -O3 -Wrestrict misfires on operator+ chains of std::string).
 std::string names_of(const CipherRow& r, size_t mode) {
-  const std::string suffix = std::string("-") + mode_suffix(kModes[mode]);
-  std::string n = r.name + suffix;
-  if (r.alias != nullptr) n += ":" + (r.alias + suffix);
-  if (r.extra_names[mode] != nullptr) n += std::string(":") + r.extra_names[mode];
+  const char* suffix = mode_suffix(kModes[mode]);
+  std::string n;
+  n.append(r.name).append("-").append(suffix);
+  if (r.alias != nullptr) n.append(":").append(r.alias).append("-").append(suffix);
+  if (r.extra_names[mode] != nullptr) n.append(":").append(r.extra_names[mode]);
   return n;
 }
 
@@ -99,7 +102,7 @@ struct Registered {
       const CipherRow& r = kRows[i / kModeCount];
       const size_t mode = i % kModeCount;
       names[i] = names_of(r, mode);
-      descriptions[i] = std::string(r.description) + ", " + mode_suffix(kModes[mode]) + " mode";
+      descriptions[i].append(r.description).append(", ").append(mode_suffix(kModes[mode])).append(" mode");
       using Fn = void (*)();
       functions[i] = {{OSSL_FUNC_CIPHER_NEWCTX, reinterpret_cast<Fn>(kBound[i].newctx)},
                       {OSSL_FUNC_CIPHER_GET_PARAMS, reinterpret_cast<Fn>(kBound[i].get_params)}};

@@ -272,20 +272,24 @@ void setkey_nb4(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(4
 void setkey_nb6(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(6, ks, key, keylen); }
 void setkey_nb8(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(8, ks, key, keylen); }
 
-namespace {
-
-// The reference works on up to kStateBytes of blocks at a time in a stack
-// state: `rounds(st, bs, m, n)` runs the cipher on m blocks of bs bytes
-// (n = m * bs bytes) in place.
-template <class Rounds>
-void by_states(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t nblocks,
-               Rounds&& rounds) {
-  const size_t bs = 4 * ks->nb, per = kStateBytes / bs;
+// Both directions work on up to kStateBytes of blocks at a time in a stack
+// state.
+void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const auto* ks = static_cast<const KeySched*>(vks);
+  const unsigned nb = ks->nb, nr = ks->nr;
+  const size_t bs = 4 * nb, per = kStateBytes / bs;
+  const ShiftRowsPerm sr = shift_rows_perm(nb);
   uint8_t st[kStateBytes];
   while (nblocks > 0) {
     const size_t m = std::min(nblocks, per), n = m * bs;
     std::memcpy(st, in, n);
-    rounds(st, bs, m, n);
+    add_round_key(st, ks->enc[0], bs, m);
+    for (unsigned r = 1; r <= nr; ++r) {
+      sub_bytes(st, n);
+      permute_blocks(st, sr.fwd, bs, m);
+      if (r != nr) mix_columns(st, n);
+      add_round_key(st, ks->enc[r], bs, m);
+    }
     std::memcpy(out, st, n);
     in += n;
     out += n;
@@ -294,28 +298,15 @@ void by_states(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t nbloc
   OPENSSL_cleanse(st, sizeof st);
 }
 
-}  // namespace
-
-void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nr = ks->nr;
-  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
-  by_states(ks, in, out, nblocks, [&](uint8_t* st, size_t bs, size_t m, size_t n) {
-    add_round_key(st, ks->enc[0], bs, m);
-    for (unsigned r = 1; r <= nr; ++r) {
-      sub_bytes(st, n);
-      permute_blocks(st, sr.fwd, bs, m);
-      if (r != nr) mix_columns(st, n);
-      add_round_key(st, ks->enc[r], bs, m);
-    }
-  });
-}
-
 void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nr = ks->nr;
-  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
-  by_states(ks, in, out, nblocks, [&](uint8_t* st, size_t bs, size_t m, size_t n) {
+  const unsigned nb = ks->nb, nr = ks->nr;
+  const size_t bs = 4 * nb, per = kStateBytes / bs;
+  const ShiftRowsPerm sr = shift_rows_perm(nb);
+  uint8_t st[kStateBytes];
+  while (nblocks > 0) {
+    const size_t m = std::min(nblocks, per), n = m * bs;
+    std::memcpy(st, in, n);
     add_round_key(st, ks->enc[nr], bs, m);
     for (unsigned r = nr; r-- > 0;) {
       permute_blocks(st, sr.inv, bs, m);
@@ -323,7 +314,12 @@ void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblock
       add_round_key(st, ks->enc[r], bs, m);
       if (r != 0) inv_mix_columns(st, n);
     }
-  });
+    std::memcpy(out, st, n);
+    in += n;
+    out += n;
+    nblocks -= m;
+  }
+  OPENSSL_cleanse(st, sizeof st);
 }
 
 void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {

@@ -1,7 +1,9 @@
 // Fork-safe, lazily created worker pool. Design:
 //  * A parallel_for publishes one Job (on the caller's stack) in a bounded
-//    queue; workers and the caller claim parts with an atomic counter, so the
-//    caller always helps and a job completes even if no worker is free.
+//    queue; workers and the caller claim chunks with an atomic counter, so the
+//    caller always works, a job completes even if no worker is free, and a
+//    helper that loses its core (a busy machine) delays the caller by at most
+//    the chunk it holds, never by a fixed share of the job.
 //  * When the queue is full (many application threads at once), the caller
 //    runs its job alone: total threads never exceed threads()-1 workers plus
 //    the application's own threads.
@@ -45,37 +47,36 @@ bool spin_until(Pred pred) {
 struct Job {
   const std::function<void(size_t, size_t)>* fn;
   size_t n = 0;
-  size_t parts = 0;
-  std::atomic<size_t> next{0};
+  size_t chunk = 1;
+  size_t chunks = 0;
+  size_t max_helpers = 0;
+  std::atomic<size_t> next{0};     // next chunk to claim
+  std::atomic<size_t> helpers{0};  // workers that joined (at most max_helpers)
   std::mutex m;
   std::condition_variable cv;
   // Written under m (so the caller's final lock orders with the last
   // worker), read without it while the caller spins.
-  std::atomic<size_t> done{0};  // parts finished
-  std::atomic<int> refs{0};     // workers inside run_parts
-  bool finished() const { return done.load() == parts && refs.load() == 0; }
+  std::atomic<size_t> done{0};  // chunks finished
+  std::atomic<int> refs{0};     // workers inside run_chunks
+  bool finished() const { return done.load() == chunks && refs.load() == 0; }
+  bool exhausted() const { return next.load(std::memory_order_relaxed) >= chunks; }
 
-  void range(size_t part, size_t* b, size_t* e) const {
-    *b = n * part / parts;
-    *e = n * (part + 1) / parts;
-  }
-  // Claims and runs parts until none are left; returns how many it ran.
-  size_t run_parts() {
+  // Claims and runs chunks until none are left; returns how many it ran.
+  size_t run_chunks() {
     size_t ran = 0;
     for (;;) {
-      const size_t p = next.fetch_add(1, std::memory_order_relaxed);
-      if (p >= parts) break;
-      size_t b, e;
-      range(p, &b, &e);
-      (*fn)(b, e);
+      const size_t c = next.fetch_add(1, std::memory_order_relaxed);
+      if (c >= chunks) break;
+      const size_t b = c * chunk;
+      (*fn)(b, std::min(n, b + chunk));
       ++ran;
     }
     return ran;
   }
 };
 
-std::mutex g_create_mu;            // guards g_pool creation/destruction
-ThreadPool* g_pool = nullptr;      // current process's pool
+std::mutex g_create_mu;                // guards g_pool creation/destruction
+std::atomic<ThreadPool*> g_pool{nullptr};  // current process's pool
 std::atomic<size_t> g_configured{0};
 std::once_flag g_atfork_once;
 
@@ -83,7 +84,7 @@ void atfork_prepare() { g_create_mu.lock(); }
 void atfork_parent() { g_create_mu.unlock(); }
 void atfork_child() {
   // Abandon the parent's pool: its workers do not exist here.
-  g_pool = nullptr;
+  g_pool.store(nullptr);
   new (&g_create_mu) std::mutex();
 }
 
@@ -94,28 +95,37 @@ struct ThreadPool::Impl {
   std::mutex mu;
   std::condition_variable cv;
   std::deque<Job*> queue;
-  std::atomic<size_t> queued{0};  // queue.size(), for spinning without mu
+  std::atomic<uint64_t> pushes{1};  // jobs ever queued, for spinning without mu
   std::atomic<bool> stop{false};
   std::vector<std::thread> workers;
 
   void worker_loop() {
+    uint64_t seen = 0;  // `pushes` when this worker last found nothing to join
     for (;;) {
       Job* job = nullptr;
       {
-        spin_until([&] { return stop.load() || queued.load() != 0; });
+        auto ready = [&] { return stop.load() || pushes.load() != seen; };
+        spin_until(ready);
         std::unique_lock<std::mutex> lk(mu);
-        cv.wait(lk, [&] { return stop.load() || !queue.empty(); });
+        cv.wait(lk, ready);
         if (stop) return;
-        job = queue.front();
-        if (job->next.load(std::memory_order_relaxed) >= job->parts) {
-          queue.pop_front();  // exhausted; its caller finishes it
-          queued.store(queue.size());
-          continue;
+        seen = pushes.load();
+        // The oldest job that still has chunks and room for a helper;
+        // exhausted ones are dropped (their callers finish them).
+        while (!queue.empty() && queue.front()->exhausted()) queue.pop_front();
+        for (Job* j : queue) {
+          if (j->helpers.load(std::memory_order_relaxed) < j->max_helpers && !j->exhausted()) {
+            job = j;
+            break;
+          }
         }
+        if (job == nullptr) continue;  // nothing to join: sleep until the next push
+        seen = 0;                      // there may be more: look again after this one
+        ++job->helpers;
         std::lock_guard<std::mutex> jl(job->m);
         ++job->refs;
       }
-      const size_t ran = job->run_parts();
+      const size_t ran = job->run_chunks();
       std::lock_guard<std::mutex> jl(job->m);
       job->done += ran;
       --job->refs;
@@ -142,12 +152,14 @@ ThreadPool::~ThreadPool() {
 }
 
 ThreadPool& ThreadPool::instance() {
+  // Fast path: one atomic load once the pool exists.
+  if (ThreadPool* p = g_pool.load(std::memory_order_acquire); p != nullptr) return *p;
   std::call_once(g_atfork_once, [] {
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   });
   std::lock_guard<std::mutex> lk(g_create_mu);
-  if (g_pool == nullptr) g_pool = new ThreadPool();
-  return *g_pool;
+  if (g_pool.load() == nullptr) g_pool.store(new ThreadPool(), std::memory_order_release);
+  return *g_pool.load();
 }
 
 void ThreadPool::configure(size_t threads) {
@@ -161,46 +173,46 @@ void ThreadPool::shutdown() {
   ThreadPool* p;
   {
     std::lock_guard<std::mutex> lk(g_create_mu);
-    p = g_pool;
-    g_pool = nullptr;
+    p = g_pool.exchange(nullptr);
   }
   delete p;
 }
 
 size_t ThreadPool::threads() const { return impl_->nthreads; }
 
-void ThreadPool::parallel_for(size_t n, size_t grain,
-                              const std::function<void(size_t, size_t)>& fn, size_t parts) {
+void ThreadPool::parallel_for(size_t n, size_t chunk,
+                              const std::function<void(size_t, size_t)>& fn, size_t max_threads) {
   if (n == 0) return;
-  if (parts == 0) parts = impl_->nthreads;
-  if (grain == 0) grain = 1;
-  if (parts > n / grain) parts = std::max<size_t>(1, n / grain);
-  if (parts <= 1 || impl_->workers.empty()) {
+  if (chunk == 0) chunk = 1;
+  if (max_threads == 0 || max_threads > impl_->nthreads) max_threads = impl_->nthreads;
+  const size_t chunks = (n - 1) / chunk + 1;
+  if (chunks <= 1 || max_threads <= 1 || impl_->workers.empty()) {
     fn(0, n);
     return;
   }
   Job job;
   job.fn = &fn;
   job.n = n;
-  job.parts = parts;
+  job.chunk = chunk;
+  job.chunks = chunks;
+  job.max_helpers = std::min(max_threads - 1, chunks - 1);
   bool queued = false;
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     if (impl_->queue.size() < kMaxQueuedJobs) {
       impl_->queue.push_back(&job);
-      impl_->queued.store(impl_->queue.size());
+      impl_->pushes.fetch_add(1);
       queued = true;
     }
   }
   if (queued) impl_->cv.notify_all();
-  const size_t ran = job.run_parts();
+  const size_t ran = job.run_chunks();
   if (queued) {
     // No worker may pick the job up after this point.
     std::lock_guard<std::mutex> lk(impl_->mu);
     for (auto it = impl_->queue.begin(); it != impl_->queue.end(); ++it) {
       if (*it == &job) {
         impl_->queue.erase(it);
-        impl_->queued.store(impl_->queue.size());
         break;
       }
     }

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -32,10 +33,18 @@ struct CipherCtx {
   bool enc = true;
   bool pad = true;
   uint8_t oiv[kMaxBlockBytes] = {};  // IV as given at init
-  uint8_t ctr[kMaxBlockBytes] = {};  // CTR: next counter block
-  uint8_t buf[kMaxBlockBytes] = {};  // ECB: partial block; CTR: current keystream block
+  uint8_t ctr[kMaxBlockBytes] = {};  // CTR: next counter block not yet started
+  uint8_t buf[kMaxBlockBytes] = {};  // ECB: partial block
   size_t bufsz = 0;                  // ECB: bytes in buf
-  size_t num = 0;                    // CTR: keystream bytes of buf already used
+  size_t num = 0;                    // CTR: bytes of the current block already used
+  // CTR: keystream generated ahead, up to one batch of the implementation
+  // (so a stream of small updates costs one batch per batch of bytes):
+  // kstream[kpos, klen) is the keystream from the current stream position on.
+  // `ctr` and `num` always describe the bytes consumed, never those generated.
+  uint8_t* kstream = nullptr;  // kstream_cap bytes, wiped on free, re-key, re-IV
+  size_t kstream_cap = 0;
+  size_t kpos = 0, klen = 0;
+  size_t kgen_blocks = 0;  // blocks generated at the last refill (grows while streaming)
 
   size_t bs() const { return algo->block_bytes; }
 };
@@ -47,6 +56,20 @@ void wipe_ks(CipherCtx* c) {
   }
   c->ks = nullptr;
   c->ks_size = 0;
+}
+
+// Drops the buffered keystream (re-key, re-IV, free).
+void wipe_kstream(CipherCtx* c) {
+  if (c->kstream != nullptr) OPENSSL_cleanse(c->kstream, c->kstream_cap);
+  c->kpos = c->klen = 0;
+  c->kgen_blocks = 0;
+}
+
+void free_kstream(CipherCtx* c) {
+  wipe_kstream(c);
+  std::free(c->kstream);
+  c->kstream = nullptr;
+  c->kstream_cap = 0;
 }
 
 void* alloc_ks(size_t n) {
@@ -74,11 +97,55 @@ void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   dispatch(make_job(c, in, out, nblocks), c->prov->config);
 }
 
-// Fresh keystream block for counter ctr-1 (used when `num` is set by a caller
-// resuming a stream) or for ctr (advancing it): buf = E(counter).
-void keystream_block(CipherCtx* c) {
-  uint8_t zero[kMaxBlockBytes] = {};
-  c->hw->ctr(c->ks, c->ctr, zero, c->buf, 1);
+// Makes room for `blocks` blocks of keystream (at most one batch).
+bool reserve_kstream(CipherCtx* c, size_t blocks) {
+  const size_t need = blocks * c->bs();
+  if (c->kstream_cap >= need) return true;
+  free_kstream(c);
+  const size_t cap = (std::max<size_t>(c->hw->batch_blocks, 1) * c->bs() + 63) / 64 * 64;
+  c->kstream = static_cast<uint8_t*>(std::aligned_alloc(64, cap));
+  if (c->kstream == nullptr) return false;
+  c->kstream_cap = cap;
+  return true;
+}
+
+// Fills the keystream buffer with `blocks` blocks from counter `from`
+// (the buffer is empty, or holds only consumed bytes).
+void fill_kstream(CipherCtx* c, const uint8_t* from, size_t blocks) {
+  uint8_t ctr[kMaxBlockBytes];
+  std::memcpy(ctr, from, c->bs());
+  std::memset(c->kstream, 0, blocks * c->bs());
+  c->hw->ctr(c->ks, ctr, c->kstream, c->kstream, blocks);
+  c->kpos = 0;
+  c->klen = blocks * c->bs();
+}
+
+// The stream moved on by t bytes: advance `ctr`/`num` exactly as if those
+// bytes had been processed one call at a time (blocks started, bytes used).
+void advance_stream(CipherCtx* c, size_t t) {
+  const size_t bs = c->bs();
+  if (c->num != 0) {
+    const size_t left = bs - c->num;
+    if (t < left) {
+      c->num += t;
+      return;
+    }
+    t -= left;
+    c->num = 0;
+  }
+  const size_t rem = t % bs;
+  ctr_add(c->ctr, bs, t / bs + (rem != 0 ? 1 : 0));
+  c->num = rem;
+}
+
+// XORs up to n bytes of buffered keystream; returns how many.
+size_t use_kstream(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t n) {
+  const size_t t = std::min(n, c->klen - c->kpos);
+  if (t == 0) return 0;
+  xor_bytes(out, in, c->kstream + c->kpos, t);
+  c->kpos += t;
+  advance_stream(c, t);
+  return t;
 }
 
 int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
@@ -91,6 +158,7 @@ void freectx(void* vctx) {
   auto* c = static_cast<CipherCtx*>(vctx);
   if (c == nullptr) return;
   wipe_ks(c);
+  free_kstream(c);
   OPENSSL_cleanse(c, sizeof *c);
   delete c;
 }
@@ -104,9 +172,23 @@ void* dupctx(void* vctx) {
   }
   c->ks = nullptr;
   c->ks_size = 0;
+  c->kstream = nullptr;
+  c->kstream_cap = 0;
+  if (src->kstream != nullptr) {
+    c->kstream = static_cast<uint8_t*>(std::aligned_alloc(64, src->kstream_cap));
+    if (c->kstream == nullptr) {
+      OPENSSL_cleanse(c, sizeof *c);
+      delete c;
+      GPUC_RAISE(src->prov, kErrMalloc);
+      return nullptr;
+    }
+    std::memcpy(c->kstream, src->kstream, src->kstream_cap);
+    c->kstream_cap = src->kstream_cap;
+  }
   if (src->ks != nullptr) {
     c->ks = alloc_ks(src->ks_size);
     if (c->ks == nullptr) {
+      free_kstream(c);
       OPENSSL_cleanse(c, sizeof *c);
       delete c;
       GPUC_RAISE(src->prov, kErrMalloc);
@@ -124,6 +206,7 @@ int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned 
   c->enc = enc;
   c->bufsz = 0;
   c->num = 0;
+  wipe_kstream(c);
   if (iv != nullptr && c->desc->mode == Mode::kCTR) {
     if (ivlen != c->bs()) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "%s needs a %zu-byte IV, got %zu",
@@ -335,18 +418,28 @@ int ctr_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
     GPUC_RAISE(c->prov, kErrOutputTooSmall, "need %zu bytes, have %zu", inl, outsize);
     return 0;
   }
-  size_t done = 0;
-  while (c->num != 0 && done < inl) {  // leftover keystream from the last call
-    out[done] = in[done] ^ c->buf[c->num];
-    ++done;
-    c->num = (c->num + 1) % bs;
+  // Buffered keystream first; then at least a batch of whole blocks goes
+  // straight through the dispatcher; what is left comes from a refill. Refills
+  // grow (the blocks needed, then twice the last refill, up to one batch)
+  // while a stream of small updates keeps draining them, so a one-shot
+  // message generates only what it uses.
+  size_t done = use_kstream(c, in, out, inl);
+  const size_t batch = std::max<size_t>(c->hw->batch_blocks, 1);
+  if (inl - done >= batch * bs) {
+    const size_t blocks = (inl - done) / bs;
+    run(c, in + done, out + done, blocks);  // advances ctr by blocks
+    done += blocks * bs;
   }
-  const size_t blocks = (inl - done) / bs;
-  run(c, in + done, out + done, blocks);
-  done += blocks * bs;
   if (done < inl) {
-    keystream_block(c);
-    for (; done < inl; ++done) out[done] = in[done] ^ c->buf[c->num++];
+    const size_t need = (inl - done + bs - 1) / bs;
+    const size_t want = std::min(batch, std::max(need, c->kgen_blocks * 2));
+    if (!reserve_kstream(c, want)) {
+      GPUC_RAISE(c->prov, kErrMalloc);
+      return 0;
+    }
+    c->kgen_blocks = want;
+    fill_kstream(c, c->ctr, want);
+    done += use_kstream(c, in + done, out + done, inl - done);
   }
   *outl = inl;
   return 1;
@@ -449,13 +542,23 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       GPUC_RAISE(c->prov, kErrBadParam, "'num' must be below the block size, CTR only");
       return 0;
     }
+    // Resuming a stream at byte v of the block before ctr: that block's
+    // keystream, from byte v on (ctr itself stays: it is the next block).
+    wipe_kstream(c);
     if (v != 0 && c->key_set) {
-      // Resuming a stream: regenerate the keystream of the block before ctr.
-      // ctr -= 1 (mod 2^(8*bs)); the counter is public, so the early exit is fine.
+      uint8_t prev[kMaxBlockBytes];
+      std::memcpy(prev, c->ctr, c->bs());
+      // prev = ctr - 1 (mod 2^(8*bs)); the counter is public, so the early exit is fine.
       for (size_t i = c->bs(); i-- > 0;) {
-        if (c->ctr[i]-- != 0) break;
+        if (prev[i]-- != 0) break;
       }
-      keystream_block(c);  // buf = E(ctr - 1); the advance restores ctr
+      if (!reserve_kstream(c, 1)) {
+        GPUC_RAISE(c->prov, kErrMalloc);
+        return 0;
+      }
+      fill_kstream(c, prev, 1);
+      c->kpos = v;
+      c->kgen_blocks = 1;
     }
     c->num = v;
   }

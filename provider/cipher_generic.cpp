@@ -6,6 +6,7 @@
 #include <openssl/params.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -46,7 +47,17 @@ struct CipherCtx {
   size_t kpos = 0, klen = 0;
   size_t kgen_blocks = 0;  // blocks generated at the last refill (grows while streaming)
 
+  // Calls moving fewer bytes than this run the hook inline (the dispatcher's
+  // small-call rule, engine/dispatcher.h, decided once per context).
+  size_t inline_limit = 0;
+  unsigned bs_shift = 0;  // log2(block bytes), or kNotPow2 (Rijndael-192)
+
   size_t bs() const { return algo->block_bytes; }
+  // n / bs and n % bs without a division for power-of-two blocks: they sit on
+  // the per-call path of every small update.
+  static constexpr unsigned kNotPow2 = ~0u;
+  size_t blocks_in(size_t n) const { return bs_shift != kNotPow2 ? n >> bs_shift : n / bs(); }
+  size_t rem_in(size_t n) const { return bs_shift != kNotPow2 ? n & (bs() - 1) : n % bs(); }
 };
 
 void wipe_ks(CipherCtx* c) {
@@ -94,7 +105,12 @@ CipherJob make_job(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks
 
 void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
-  dispatch(make_job(c, in, out, nblocks), c->prov->config);
+  if (nblocks * c->bs() < c->inline_limit) {  // dispatch()'s small call, without building a job
+    if (c->desc->mode == Mode::kCTR) c->hw->ctr(c->ks, c->ctr, in, out, nblocks);
+    else (c->enc ? c->hw->encrypt : c->hw->decrypt)(c->ks, in, out, nblocks);
+    return;
+  }
+  dispatch_large(make_job(c, in, out, nblocks), c->prov->config);
 }
 
 // Makes room for `blocks` blocks of keystream (at most one batch).
@@ -133,8 +149,8 @@ void advance_stream(CipherCtx* c, size_t t) {
     t -= left;
     c->num = 0;
   }
-  const size_t rem = t % bs;
-  ctr_add(c->ctr, bs, t / bs + (rem != 0 ? 1 : 0));
+  const size_t rem = c->rem_in(t);
+  ctr_add(c->ctr, bs, c->blocks_in(t) + (rem != 0 ? 1 : 0));
   c->num = rem;
 }
 
@@ -319,7 +335,7 @@ int ecb_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
     produced = bs;
     out += bs;
   }
-  size_t blocks = inl / bs;
+  size_t blocks = c->blocks_in(inl);
   if (hold && blocks > 0 && blocks * bs == inl) --blocks;
   if (blocks > 0) {
     if (outsize - produced < blocks * bs) {
@@ -426,12 +442,12 @@ int ctr_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
   size_t done = use_kstream(c, in, out, inl);
   const size_t batch = std::max<size_t>(c->hw->batch_blocks, 1);
   if (inl - done >= batch * bs) {
-    const size_t blocks = (inl - done) / bs;
+    const size_t blocks = c->blocks_in(inl - done);
     run(c, in + done, out + done, blocks);  // advances ctr by blocks
     done += blocks * bs;
   }
   if (done < inl) {
-    const size_t need = (inl - done + bs - 1) / bs;
+    const size_t need = c->blocks_in(inl - done + bs - 1);
     const size_t want = std::min(batch, std::max(need, c->kgen_blocks * 2));
     if (!reserve_kstream(c, want)) {
       GPUC_RAISE(c->prov, kErrMalloc);
@@ -646,6 +662,10 @@ void* newctx_for(void* provctx, const CipherDesc* d) {
   c->prov = static_cast<const ProvCtx*>(provctx);
   c->desc = d;
   c->algo = &d->algo();
+  const EngineConfig& cfg = c->prov->config;
+  c->inline_limit = std::min(cfg.mt_min_bytes, cfg.gpu_min_bytes.value_or(SIZE_MAX));
+  const size_t bs = c->bs();
+  c->bs_shift = (bs & (bs - 1)) == 0 ? unsigned(std::countr_zero(bs)) : CipherCtx::kNotPow2;
   return c;
 }
 

@@ -14,6 +14,7 @@
 #include "engine/thread_pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,14 +34,20 @@ constexpr size_t kMaxQueuedJobs = 64;
 // microseconds, as much as a fast cipher needs for a whole chunk.
 constexpr auto kSpin = std::chrono::microseconds(50);
 
-// Spins until pred() or kSpin has passed; returns pred().
+// Spins until pred() or kSpin has passed; returns pred(). Every 64 pauses
+// it yields the core: on an idle machine sched_yield returns at once, but when
+// other processes want the CPU (a loaded server) a spinning helper must not
+// take it from them, or from the caller it is waiting to help.
 template <class Pred>
 bool spin_until(Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + kSpin;
   for (unsigned i = 1;; ++i) {
     if (pred()) return true;
     __builtin_ia32_pause();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) return pred();
+    if (i % 64 == 0) {
+      if (std::chrono::steady_clock::now() > deadline) return pred();
+      sched_yield();
+    }
   }
 }
 

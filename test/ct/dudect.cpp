@@ -16,7 +16,7 @@
 // Canaries (an early-exit compare and a 16 MiB table lookup) must exceed the
 // threshold, or the run fails: a check that cannot see a leak proves nothing.
 //
-//   dudect [--samples N] [--only SUBSTRING] [--list] [--strict]
+//   dudect [--samples N] [--only SUBSTRING] [--list] [--strict] [--control random|fixed-pair]
 //
 // Exit status: 1 when a canary is missed (the check is blind), or with
 // --strict when any path exceeds the threshold; otherwise 0 with every |t|
@@ -75,11 +75,30 @@ void random_fill(uint8_t* p, size_t n) {
 // Puts an input of class c into dst: the fixed one (c = 0) or a fresh random
 // one (c = 1). Both classes draw the random bytes and copy, so the untimed
 // preparation leaves the caches and predictors in the same state.
+//
+// Controls, for telling a leak from an artefact of the harness or the machine
+// (--control): `random` gives both classes fresh random inputs (any |t| above
+// the threshold is the machine or the harness, never the code: the classes
+// differ only in their label); `fixed-pair` gives class 1 a second fixed
+// input (a data-dependent time, e.g. from power or clock behaviour, shows
+// between two fixed values too; a fixed-vs-random artefact of warm state does
+// not).
+enum class Control { kNone, kRandom, kFixedPair };
+Control g_control = Control::kNone;
+
 void pick(int c, std::vector<uint8_t>& dst, const std::vector<uint8_t>& fixed) {
   static std::vector<uint8_t> scratch;
+  static std::vector<uint8_t> second;  // --control fixed-pair: class 1's fixed input
   scratch.resize(dst.size());
   random_fill(scratch.data(), scratch.size());
-  std::memcpy(dst.data(), c == 0 ? fixed.data() : scratch.data(), dst.size());
+  if (second.size() != dst.size()) {
+    second.resize(dst.size());
+    for (size_t i = 0; i < second.size(); ++i) second[i] = uint8_t(0xa5 ^ (i * 37));
+  }
+  const uint8_t* src = c == 0 ? fixed.data() : scratch.data();
+  if (g_control == Control::kRandom) src = scratch.data();
+  if (g_control == Control::kFixedPair && c == 1) src = second.data();
+  std::memcpy(dst.data(), src, dst.size());
 }
 
 // Welch's t statistic of two samples, by online mean/variance.
@@ -375,8 +394,17 @@ int main(int argc, char** argv) {
       g_list = true;
     } else if (a == "--strict") {
       strict = true;
+    } else if (a == "--control" && i + 1 < argc && std::string(argv[i + 1]) == "random") {
+      g_control = Control::kRandom;
+      ++i;
+    } else if (a == "--control" && i + 1 < argc && std::string(argv[i + 1]) == "fixed-pair") {
+      g_control = Control::kFixedPair;
+      ++i;
     } else {
-      std::fprintf(stderr, "usage: %s [--samples N] [--only SUBSTRING] [--list] [--strict]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--samples N] [--only SUBSTRING] [--list] [--strict] "
+                   "[--control random|fixed-pair]\n",
+                   argv[0]);
       return 2;
     }
   }

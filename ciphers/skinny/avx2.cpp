@@ -15,6 +15,7 @@
 
 #include "ciphers/skinny/ref.h"
 #include "ciphers/skinny/simd_modes.h"
+#include "ciphers/skinny/small_blocks.h"
 
 namespace gpucrypto::skinny_impl {
 namespace {
@@ -265,6 +266,7 @@ void counter_batch(V* st, uint64_t hi, uint64_t lo) {
 template <bool kEncrypt>
 void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  if (nblocks < small::kSmallBlocks) return small::ecb<kEncrypt>(ks, in, out, nblocks);
   alignas(32) V st[32];
   run_padded<kBatch, 16>(in, out, nblocks, [&](const uint8_t* i, uint8_t* o) GPUCRYPTO_INLINE_LAMBDA {
     load_batch(st, i);
@@ -280,6 +282,7 @@ void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks) {
 
 void ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  if (nblocks < small::kSmallBlocks) return small::ctr(ks, ctr, in, out, nblocks);
   alignas(32) V st[32];
   alignas(32) uint8_t buf[kBatchBytes];
   ctr_batches<kBatch>(ecb<true>, ks_raw, ctr, in, out, nblocks,

@@ -28,6 +28,7 @@
 
 #include "ciphers/skinny/ref.h"
 #include "ciphers/skinny/simd_modes.h"
+#include "ciphers/skinny/small_blocks.h"
 
 namespace gpucrypto::skinny_impl {
 namespace {
@@ -294,16 +295,20 @@ __attribute__((noinline)) void ctr_batch(const Schedule& ks, uint64_t hi, uint64
   OPENSSL_cleanse(stream, sizeof stream);
 }
 
-// A partial batch runs as a full one through a stack buffer.
+// A partial batch runs as a full one through a stack buffer; a few blocks
+// take the small-call path.
 template <void (*Batch)(const Schedule&, const uint8_t*, uint8_t*)>
 void ecb(const void* ks_raw, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  if (nblocks < small::kSmallBlocks)
+    return small::ecb<Batch == encrypt_batch>(ks, in, out, nblocks);
   run_padded<kBatch, 16>(in, out, nblocks, [&ks](const uint8_t* i, uint8_t* o)
                                                GPUCRYPTO_INLINE_LAMBDA { Batch(ks, i, o); });
 }
 
 void ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const Schedule& ks = *static_cast<const Schedule*>(ks_raw);
+  if (nblocks < small::kSmallBlocks) return small::ctr(ks, ctr, in, out, nblocks);
   ctr_batches<kBatch>(ecb<encrypt_batch>, ks_raw, ctr, in, out, nblocks,
                       [&ks](uint64_t hi, uint64_t lo, const uint8_t* i, uint8_t* o, size_t n)
                           GPUCRYPTO_INLINE_LAMBDA { ctr_batch(ks, hi, lo, i, o, n); });

@@ -186,32 +186,30 @@ void* dupctx(void* vctx) {
     GPUC_RAISE(src->prov, kErrMalloc);
     return nullptr;
   }
+  // The copy owns its own key schedule and keystream buffer (freectx wipes
+  // and frees both; a null pointer is skipped).
   c->ks = nullptr;
   c->ks_size = 0;
   c->kstream = nullptr;
   c->kstream_cap = 0;
   if (src->kstream != nullptr) {
     c->kstream = static_cast<uint8_t*>(std::aligned_alloc(64, src->kstream_cap));
-    if (c->kstream == nullptr) {
-      OPENSSL_cleanse(c, sizeof *c);
-      delete c;
-      GPUC_RAISE(src->prov, kErrMalloc);
-      return nullptr;
+    if (c->kstream != nullptr) {
+      std::memcpy(c->kstream, src->kstream, src->kstream_cap);
+      c->kstream_cap = src->kstream_cap;
     }
-    std::memcpy(c->kstream, src->kstream, src->kstream_cap);
-    c->kstream_cap = src->kstream_cap;
   }
   if (src->ks != nullptr) {
     c->ks = alloc_ks(src->ks_size);
-    if (c->ks == nullptr) {
-      free_kstream(c);
-      OPENSSL_cleanse(c, sizeof *c);
-      delete c;
-      GPUC_RAISE(src->prov, kErrMalloc);
-      return nullptr;
+    if (c->ks != nullptr) {
+      std::memcpy(c->ks, src->ks, src->ks_size);
+      c->ks_size = src->ks_size;
     }
-    std::memcpy(c->ks, src->ks, src->ks_size);
-    c->ks_size = src->ks_size;
+  }
+  if ((src->kstream != nullptr && c->kstream == nullptr) || (src->ks != nullptr && c->ks == nullptr)) {
+    freectx(c);
+    GPUC_RAISE(src->prov, kErrMalloc);
+    return nullptr;
   }
   return c;
 }

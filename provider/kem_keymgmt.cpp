@@ -105,14 +105,16 @@ constexpr OSSL_PARAM kGenSettable[] = {OSSL_PARAM_octet_string(kSeedParam, nullp
 const OSSL_PARAM kSettable[] = {
     OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, nullptr, 0), OSSL_PARAM_END};
 
-// The lists per row, built at compile time: a row without a stored seed (or without a
-// TLS group) gets the list without that entry.
+// The lists per row, built once when the module loads (not constexpr: the
+// filter compares parameter-name pointers, which clang does not accept in a
+// constant expression): a row without a stored seed (or without a TLS group)
+// gets the list without that entry.
 struct RowLists {
   OSSL_PARAM key_types[4];
   OSSL_PARAM gettable[8];
   OSSL_PARAM gen_settable[3];
 };
-constexpr RowLists row_lists(const KemDesc& d) {
+RowLists row_lists(const KemDesc& d) {
   RowLists r{};
   size_t n = 0;
   for (const OSSL_PARAM& p : kKeyTypes)
@@ -128,7 +130,7 @@ constexpr RowLists row_lists(const KemDesc& d) {
   return r;
 }
 template <size_t R>
-inline constexpr RowLists kRowLists = row_lists(kKems[R]);
+inline const RowLists kRowLists = row_lists(kKems[R]);
 
 template <size_t R>
 const OSSL_PARAM* km_types(int selection) {

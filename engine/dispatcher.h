@@ -39,9 +39,17 @@ Served dispatch_large(const CipherJob& job, const EngineConfig& cfg);
 
 // Small calls stay inline on the calling thread: no pool, no GPU runtime,
 // nothing but the cipher itself (16-byte updates cost what the cipher costs).
+// Calls moving fewer bytes than this are small: below mt_min_bytes and below
+// an explicit gpu_min_bytes. Callers that dispatch many calls under one
+// configuration (a cipher context) may compute it once.
+inline size_t small_call_limit(const EngineConfig& cfg) {
+  return cfg.gpu_min_bytes && *cfg.gpu_min_bytes < cfg.mt_min_bytes ? *cfg.gpu_min_bytes
+                                                                     : cfg.mt_min_bytes;
+}
+
 inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
   const size_t bytes = job.nblocks * job.block_bytes;
-  if (bytes < cfg.mt_min_bytes && (!cfg.gpu_min_bytes || bytes < *cfg.gpu_min_bytes)) {
+  if (bytes < small_call_limit(cfg)) {
     if (job.ctr_mode) {
       job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks);
     } else {

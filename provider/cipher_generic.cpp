@@ -47,8 +47,8 @@ struct CipherCtx {
   size_t kpos = 0, klen = 0;
   size_t kgen_blocks = 0;  // blocks generated at the last refill (grows while streaming)
 
-  // Calls moving fewer bytes than this run the hook inline (the dispatcher's
-  // small-call rule, engine/dispatcher.h, decided once per context).
+  // Calls moving fewer bytes than this run the hook inline
+  // (small_call_limit(), engine/dispatcher.h, computed once per context).
   size_t inline_limit = 0;
   unsigned bs_shift = 0;  // log2(block bytes), or kNotPow2 (Rijndael-192)
 
@@ -660,8 +660,7 @@ void* newctx_for(void* provctx, const CipherDesc* d) {
   c->prov = static_cast<const ProvCtx*>(provctx);
   c->desc = d;
   c->algo = &d->algo();
-  const EngineConfig& cfg = c->prov->config;
-  c->inline_limit = std::min(cfg.mt_min_bytes, cfg.gpu_min_bytes.value_or(SIZE_MAX));
+  c->inline_limit = small_call_limit(c->prov->config);
   const size_t bs = c->bs();
   c->bs_shift = (bs & (bs - 1)) == 0 ? unsigned(std::countr_zero(bs)) : CipherCtx::kNotPow2;
   return c;

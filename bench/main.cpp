@@ -32,6 +32,7 @@ const char* const kDefaultCiphers[] = {"AES-128-ECB", "AES-128-CTR", "AES-192-EC
 
 const std::vector<size_t> kPathsSizes{16, 256, 4 << 10, 16 << 10, 1 << 20, 16 << 20};
 const std::vector<size_t> kThreadsSizes{1 << 20, 16 << 20};
+const std::vector<size_t> kMessagesSizes{16, 64, 256};
 const std::vector<size_t> kSeedSizes{16,       64,        256,       1 << 10, 4 << 10,  16 << 10,
                                      64 << 10, 256 << 10, 1 << 20,  4 << 20, 16 << 20, 64 << 20};
 
@@ -72,15 +73,16 @@ class Bench {
     m.mode = mode;
     m.sizes = !opt_.sizes.empty() ? opt_.sizes
               : mode == "paths"   ? kPathsSizes
-              : mode == "threads" ? kThreadsSizes
-                                  : kSeedSizes;
+              : mode == "threads"  ? kThreadsSizes
+              : mode == "messages" ? kMessagesSizes
+                                   : kSeedSizes;
     // Every paths/seed row runs on the calling thread alone: its CPU time
     // is the time the cipher took, whatever else the machine is doing. Not
     // so with a GPU back end, which works while the caller sleeps.
     const bool gpu = std::find(opt_.backends.begin(), opt_.backends.end(), "cuda") !=
                      opt_.backends.end();
     m.cpu_time = mode != "threads" && !opt_.elapsed && !gpu;
-    if (mode == "paths") plan_paths(&m);
+    if (mode == "paths" || mode == "messages") plan_paths(&m);
     else if (mode == "threads") plan_threads(&m);
     else plan_seed(&m);
     if (m.rows.empty()) {
@@ -96,7 +98,8 @@ class Bench {
     for (Row& r : m.rows) {
       if (r.work) continue;  // probes bring their own
       const char* propq = r.provider == "default" ? kDefault : kOurs;
-      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io);
+      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io,
+                                                   mode == "messages");
     }
     measure(&m, opt_, cc_);
     for (Row& r : m.rows) r.work.reset();
@@ -207,7 +210,7 @@ class Bench {
         continue;
       }
       if (r.provider != "gpucrypto") continue;
-      if (m->mode == "paths") {
+      if (m->mode == "paths" || m->mode == "messages") {
         const std::string base = baseline_of(r.cipher);
         r.baseline = find([&](const Row& o) { return o.provider == "default" && o.cipher == base; });
       }

@@ -19,11 +19,14 @@ Measures every cipher of the gpucrypto provider through EVP_EncryptUpdate, next
 to OpenSSL's default provider, in one run, alternating implementations and
 reporting medians.
 
-  --mode M           paths | threads | seed | all, or a comma list (default: paths)
+  --mode M           paths | threads | seed | messages | all, or a comma list (default: paths)
                        paths:   every cipher x back end (threads=1) + default provider
                        threads: threads=1 vs threads=N (backend auto), with a 2-core
                                 scaling probe (default SM4-CTR) and memcpy
                        seed:    SKINNY ECB/CTR speed-up vs ref, 16 B ... 64 MiB
+                       messages: as paths, but every call is a message of its own:
+                                new IV (EVP_EncryptInit_ex2) + update + final
+                                (not in "all")
   --filter REGEX     only ciphers whose name matches (ECMAScript, searched);
                      the default-provider baselines they need are kept
   --sizes LIST       comma list of sizes, k/m suffixes (default per mode)
@@ -135,8 +138,8 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
           opt->modes = {"paths", "threads", "seed"};
           break;
         }
-        if (m != "paths" && m != "threads" && m != "seed") {
-          *err = "unknown mode '" + m + "' (paths, threads, seed, all)";
+        if (m != "paths" && m != "threads" && m != "seed" && m != "messages") {
+          *err = "unknown mode '" + m + "' (paths, threads, seed, messages, all)";
           return false;
         }
         opt->modes.push_back(m);

@@ -95,7 +95,9 @@ Table wide_table(const ModeResult& m, const std::string& title, bool with_baseli
 std::vector<Table> paths_tables(const ModeResult& m) {
   std::vector<Table> out;
   out.push_back(wide_table(
-      m, "Throughput, MB/s (10^6 bytes/s), threads=1", false,
+      m, m.mode == "messages" ? "Messages (new IV + update + final per message), MB/s, threads=1"
+                              : "Throughput, MB/s (10^6 bytes/s), threads=1",
+      false,
       [](const ModeResult&, const Row&) { return true; },
       [](const Row&, const Cell& c) { return format_mbps(c.mbps); }));
   out.back().add_note(samples_note(m) + " " + time_note(m) +
@@ -419,7 +421,7 @@ std::string format_ratio(double v) {
 }
 
 std::vector<Table> mode_tables(const ModeResult& m) {
-  if (m.mode == "paths") return paths_tables(m);
+  if (m.mode == "paths" || m.mode == "messages") return paths_tables(m);
   if (m.mode == "threads") return threads_tables(m);
   return seed_tables(m);
 }

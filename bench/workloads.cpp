@@ -75,14 +75,15 @@ Buffer::~Buffer() { std::free(p_); }
 IoBuffers::IoBuffers(size_t n) : in(n), out(n) { fill_pattern(in.data(), n, n); }
 
 EvpCipherWorkload::EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
-                                     const std::string& propq, const IoBuffers& io)
-    : label_(cipher + " (" + propq + ")"), io_(io) {
+                                     const std::string& propq, const IoBuffers& io,
+                                     bool per_message)
+    : label_(cipher + " (" + propq + ")"), io_(io), per_message_(per_message) {
   cipher_ = fetch(libctx, cipher, propq);
   ctx_ = new_ctx();
   if (is_ecb(cipher)) block_ = size_t(EVP_CIPHER_get_block_size(cipher_.get()));
+  iv_ = random_bytes(size_t(EVP_CIPHER_get_iv_length(cipher_.get())));
   init_encrypt(ctx_.get(), cipher_.get(), label_,
-               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))),
-               random_bytes(size_t(EVP_CIPHER_get_iv_length(cipher_.get()))));
+               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))), iv_);
 }
 
 size_t EvpCipherWorkload::usable_bytes(size_t size) const {
@@ -94,10 +95,20 @@ void EvpCipherWorkload::run(size_t len, uint64_t iters) {
   uint8_t* out = io_.out.data();
   const uint8_t* in = io_.in.data();
   for (uint64_t i = 0; i < iters; ++i) {
+    if (per_message_) {
+      if (!iv_.empty()) ++iv_[i % iv_.size()];  // a new IV per message
+      if (EVP_EncryptInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
+                              nullptr) != 1)
+        throw std::runtime_error("EVP_EncryptInit_ex2 (new IV) failed for " + label_ + ": " +
+                                 openssl_errors());
+    }
     int outl = 0;
     if (EVP_EncryptUpdate(ctx_.get(), out, &outl, in, int(len)) != 1 || size_t(outl) != len)
       throw std::runtime_error("EVP_EncryptUpdate failed for " + label_ + " at " +
                                std::to_string(len) + " bytes: " + openssl_errors());
+    if (per_message_ && (EVP_EncryptFinal_ex(ctx_.get(), out + len, &outl) != 1 || outl != 0))
+      throw std::runtime_error("EVP_EncryptFinal_ex failed for " + label_ + ": " +
+                               openssl_errors());
   }
 }
 

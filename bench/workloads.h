@@ -63,10 +63,13 @@ using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
 
 // EVP_EncryptUpdate(ctx, out, in, len) on a context initialised once with
 // a random key and IV (padding off for ECB). CTR contexts keep streaming.
+// Per message (`per_message`): every operation is a message of its own under
+// a new IV on the same key: EVP_EncryptInit_ex2(ctx, NULL, NULL, iv) +
+// update + final, the small-message pattern of protocols.
 class EvpCipherWorkload : public Workload {
  public:
   EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
-                    const IoBuffers& io);
+                    const IoBuffers& io, bool per_message = false);
   size_t usable_bytes(size_t size) const override;
   void run(size_t len, uint64_t iters) override;
 
@@ -76,6 +79,8 @@ class EvpCipherWorkload : public Workload {
   CipherCtxPtr ctx_;
   size_t block_ = 1;
   const IoBuffers& io_;
+  bool per_message_;
+  std::vector<uint8_t> iv_;
 };
 
 // n threads (the caller is one of them) kept alive between runs, so the

@@ -45,6 +45,7 @@ struct CipherCtx {
   uint8_t* kstream = nullptr;  // kstream_cap bytes, wiped on free, re-key, re-IV
   size_t kstream_cap = 0;
   size_t kpos = 0, klen = 0;
+  size_t kdirty = 0;       // kstream[0, kdirty) may hold keystream; the rest is wiped
   size_t kgen_blocks = 0;  // blocks generated at the last refill (grows while streaming)
 
   // Calls moving fewer bytes than this run the hook inline
@@ -69,9 +70,12 @@ void wipe_ks(CipherCtx* c) {
   c->ks_size = 0;
 }
 
-// Drops the buffered keystream (re-key, re-IV, free).
+// Drops the buffered keystream (re-key, re-IV, free). Only the bytes written
+// since the last wipe: a new IV per small message must not cost a wipe of
+// the whole batch-sized buffer.
 void wipe_kstream(CipherCtx* c) {
-  if (c->kstream != nullptr) OPENSSL_cleanse(c->kstream, c->kstream_cap);
+  if (c->kstream != nullptr && c->kdirty != 0) OPENSSL_cleanse(c->kstream, c->kdirty);
+  c->kdirty = 0;
   c->kpos = c->klen = 0;
   c->kgen_blocks = 0;
 }
@@ -134,6 +138,7 @@ void fill_kstream(CipherCtx* c, const uint8_t* from, size_t blocks) {
   c->hw->ctr(c->ks, ctr, c->kstream, c->kstream, blocks);
   c->kpos = 0;
   c->klen = blocks * c->bs();
+  c->kdirty = std::max(c->kdirty, c->klen);
 }
 
 // The stream moved on by t bytes: advance `ctr`/`num` exactly as if those
@@ -439,7 +444,15 @@ int ctr_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
   // message generates only what it uses.
   size_t done = use_kstream(c, in, out, inl);
   const size_t batch = std::max<size_t>(c->hw->batch_blocks, 1);
-  if (inl - done >= batch * bs) {
+  // The first update after an init (a one-shot message) runs its whole
+  // blocks straight through as well: nothing to buffer for them; later
+  // refills grow from there.
+  if (c->kgen_blocks == 0 && c->num == 0 && inl - done >= bs) {
+    const size_t blocks = c->blocks_in(inl - done);
+    run(c, in + done, out + done, blocks);
+    done += blocks * bs;
+    c->kgen_blocks = std::min(batch, blocks);
+  } else if (inl - done >= batch * bs) {
     const size_t blocks = c->blocks_in(inl - done);
     run(c, in + done, out + done, blocks);  // advances ctr by blocks
     done += blocks * bs;

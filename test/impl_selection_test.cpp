@@ -36,7 +36,10 @@ struct Case {
 
 std::vector<Case> cases() {
   const std::vector<Legacy> rect = {{"avx512", kAVX512F | kAVX512BW | kAVX512VBMI}, {"avx2", kAVX2}, {"ref", 0}};
-  const std::vector<Legacy> skinny = {{"avx512", kAVX512F | kAVX512BW}, {"avx2", kAVX2}, {"ref", 0}};
+  const std::vector<Legacy> skinny = {{"avx512-gfni", kAVX512F | kAVX512BW | kAVX512VL | kGFNI},
+                                      {"avx512", kAVX512F | kAVX512BW},
+                                      {"avx2", kAVX2},
+                                      {"ref", 0}};
   const std::vector<Legacy> sm4_impls = {{"avx512-gfni", kAVX512F | kAVX512BW | kAVX512VL | kGFNI},
                                          {"avx2-gfni", kAVX2 | kGFNI},
                                          {"avx2-aesni", kAVX2 | kAESNI},
@@ -106,8 +109,12 @@ TEST(ImplSelection, FullCpuNames) {
     EXPECT_STREQ(select_hw(rijndael(b, 128), avx2).name, "aesni");
     EXPECT_STREQ(select_hw(rijndael(b, 128), 0).name, "ref");
   }
+  EXPECT_STREQ(select_hw(skinny128_256(), all).name, "avx512-gfni");
+  EXPECT_STREQ(select_hw(skinny128_256(), all & ~kGFNI).name, "avx512");
   for (const CipherAlgo* a : {&skinny128_256(), &rectangle80()}) {
-    EXPECT_STREQ(select_hw(*a, all).name, "avx512");
+    if (a != &skinny128_256()) {
+      EXPECT_STREQ(select_hw(*a, all).name, "avx512");
+    }
     EXPECT_STREQ(select_hw(*a, avx2).name, "avx2");
     EXPECT_STREQ(select_hw(*a, 0).name, "ref");
   }

@@ -42,7 +42,7 @@ constexpr uint8_t kSbox8[256] = {
 
 // Every implementation this build should have, best first; a missing one is a
 // test failure (cipher_contract_test runs whatever the table lists).
-const char* const kImplNames[] = {"avx512", "avx2", "ref"};
+const char* const kImplNames[] = {"avx512-gfni", "avx512", "avx2", "ref"};
 
 TEST(SkinnyAlgo, Descriptors) {
   const CipherAlgo& a = skinny128_256();

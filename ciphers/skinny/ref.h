@@ -50,8 +50,10 @@ uint8_t ref_sbox(uint8_t x);
 uint8_t ref_sbox_inv(uint8_t x);
 
 // The SIMD implementations, defined by their instruction-set files with the
-// requirements of their compiler flags: AVX-512 bit-sliced (avx512.cpp, 128
-// blocks per iteration) and AVX2 bit-sliced (avx2.cpp, 64 blocks).
+// requirements of their compiler flags: AVX-512 bit-sliced (128 blocks per
+// iteration, avx512_body.inc) with the GFNI small-call path (avx512_gfni.cpp)
+// or the SSE one (avx512.cpp), and AVX2 bit-sliced (avx2.cpp, 64 blocks).
+extern const CipherHw kAvx512GfniHw;
 extern const CipherHw kAvx512Hw;
 extern const CipherHw kAvx2Hw;
 

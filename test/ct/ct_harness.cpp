@@ -18,6 +18,7 @@
 #include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -81,7 +82,7 @@ struct Tally {
 // ways and CTR, over block counts that reach the SIMD main loop and its tail.
 void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
   const size_t bs = a.block_bytes;
-  const size_t max_blocks = 2 * hw.batch_blocks + 3;
+  const size_t max_blocks = std::max<size_t>(2 * hw.batch_blocks + 3, 33);
   std::vector<uint8_t> key(a.key_bytes), pt(max_blocks * bs), ct(max_blocks * bs),
       back(max_blocks * bs);
   fill(key.data(), key.size(), uint32_t(a.key_bytes * 131 + bs));
@@ -91,9 +92,11 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
 
   secret(key.data(), key.size());
   hw.setkey(ks, key.data(), key.size(), /*with_decrypt=*/true);
-  // 1 and 2 blocks: the small-call paths inside the SIMD hooks.
-  for (size_t n : {size_t(1), size_t(2), hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1,
-                   hw.batch_blocks, max_blocks}) {
+  // 1, 2, 5, 16 and 33 blocks: the small-call paths inside the SIMD hooks
+  // (one and several registers, groups) and the tails routed to a narrower
+  // batch (SKINNY's AVX-512 hooks hand 17..64 blocks to the AVX2 batch).
+  for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(16), size_t(33),
+                   hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1, hw.batch_blocks, max_blocks}) {
     secret(pt.data(), n * bs);
     hw.encrypt(ks, pt.data(), ct.data(), n);
     hw.decrypt(ks, ct.data(), back.data(), n);

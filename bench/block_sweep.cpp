@@ -1,5 +1,6 @@
 // gpucrypto-block-sweep: the cost of one hook call for every block count
-// n = 1 … 256, per implementation (ECB encrypt and CTR), straight on the
+// n = 1 … 256, per implementation (ECB encrypt and CTR; SKINNY, RECTANGLE,
+// and SM4 and AES for the single-block costs), straight on the
 // CipherHw hooks (no EVP): the small-call paths inside the hooks are chosen
 // by block count, and the selected implementation should be within 10% of the
 // fastest one for every n. Thread CPU time, median of alternating samples.
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "ciphers/rectangle/rectangle.h"
+#include "ciphers/rijndael/rijndael.h"
 #include "ciphers/skinny/skinny.h"
+#include "ciphers/sm4/sm4.h"
 #include "platform/cpu_features.h"
 
 namespace {
@@ -48,7 +51,9 @@ int main(int argc, char** argv) {
   const uint32_t have = gpucrypto::cpu_features_detected();
   std::printf("# cpu features: %s\n", gpucrypto::cpu_features_string(have).c_str());
   const CipherAlgo* algos[] = {&gpucrypto::skinny128_256(), &gpucrypto::skinny128_384(),
-                               &gpucrypto::rectangle80(), &gpucrypto::rectangle128()};
+                               &gpucrypto::rectangle80(), &gpucrypto::rectangle128(),
+                               &gpucrypto::sm4(),         &gpucrypto::rijndael(128, 128),
+                               &gpucrypto::rijndael(128, 256)};
   std::vector<uint8_t> in(256 * 16 + 64, 0x5a), out(in.size()), key(64, 0x33);
   for (const CipherAlgo* a : algos) {
     if (a->name != filter && !filter.empty() && std::string(a->name).find(filter) == std::string::npos) continue;

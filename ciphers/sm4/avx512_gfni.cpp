@@ -41,17 +41,22 @@ GPUCRYPTO_ALWAYS_INLINE __m512i xor3(__m512i a, __m512i b, __m512i c) {
   return _mm512_ternarylogic_epi32(a, b, c, kXor3);
 }
 
-// x ^ L(S(a ^ b ^ c ^ rk)); c is the word written by the previous round, so
-// a ^ b ^ rk is off the critical path.
-GPUCRYPTO_ALWAYS_INLINE __m512i round(__m512i x, __m512i a, __m512i b, __m512i c, __m512i rk) {
-  const __m512i s = sbox(_mm512_xor_si512(xor3(a, b, rk), c));
-  const __m512i u = xor3(x, s, _mm512_rol_epi32(s, 2));
+// q ^ L(s): the rotations in parallel, then two ternlog levels.
+GPUCRYPTO_ALWAYS_INLINE __m512i lx(__m512i s, __m512i q) {
+  const __m512i u = xor3(q, s, _mm512_rol_epi32(s, 2));
   const __m512i v = xor3(_mm512_rol_epi32(s, 10), _mm512_rol_epi32(s, 18),
                          _mm512_rol_epi32(s, 24));
   return _mm512_xor_si512(u, v);
 }
 
+// x ^ L(S(a ^ b ^ c ^ rk)); c is the word written by the previous round, so
+// a ^ b ^ rk is off the critical path.
+GPUCRYPTO_ALWAYS_INLINE __m512i round(__m512i x, __m512i a, __m512i b, __m512i c, __m512i rk) {
+  return lx(sbox(_mm512_xor_si512(xor3(a, b, rk), c)), x);
+}
+
 using V = __m512i;
+GPUCRYPTO_ALWAYS_INLINE V vxor(V a, V b) { return _mm512_xor_si512(a, b); }
 GPUCRYPTO_ALWAYS_INLINE V bcast32(uint32_t w) { return _mm512_set1_epi32(int(w)); }
 
 struct Set {

@@ -159,10 +159,10 @@ class Bench {
     }
     for (int t : {1, n}) {
       Row r;
-      r.cipher = "memcpy";
+      r.cipher = "xor-in-place";
       r.impl = std::to_string(t) + "T";
       r.threads = t;
-      r.work = std::make_unique<MemcpyWorkload>(t, max_size);
+      r.work = std::make_unique<MemoryProbeWorkload>(t, max_size);
       m->rows.push_back(std::move(r));
     }
   }

@@ -22,7 +22,8 @@ reporting medians.
   --mode M           paths | threads | seed | messages | all, or a comma list (default: paths)
                        paths:   every cipher x back end (threads=1) + default provider
                        threads: threads=1 vs threads=N (backend auto), with a 2-core
-                                scaling probe (default SM4-CTR) and memcpy
+                                compute probe (default SM4-CTR) and memory
+                                probe (in-place XOR)
                        seed:    SKINNY ECB/CTR speed-up vs ref, 16 B ... 64 MiB
                        messages: as paths, but every call is a message of its own:
                                 new IV (EVP_EncryptInit_ex2) + update + final

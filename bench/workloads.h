@@ -1,5 +1,5 @@
 // What gets timed: EVP_EncryptUpdate on a pre-initialised context (like
-// `openssl speed -evp`), the 2-core scaling probe and memcpy.
+// `openssl speed -evp`), the 2-core compute probe and the memory probe.
 #pragma once
 #include <openssl/types.h>
 
@@ -125,11 +125,13 @@ class ParallelCipherWorkload : public Workload {
   Gang gang_;
 };
 
-// memcpy(out, in, len) on n threads with private buffers: the memory
-// bandwidth reference (AES-CTR at 16 MiB is bounded by it).
-class MemcpyWorkload : public Workload {
+// In-place XOR of a constant over len bytes on n threads with private
+// buffers (read + write of each byte once, as a CTR cipher in place does):
+// the memory probe, the scaling a memory-bound cipher (AES-CTR at 16 MiB)
+// can get from n threads.
+class MemoryProbeWorkload : public Workload {
  public:
-  MemcpyWorkload(int threads, size_t max_len);
+  MemoryProbeWorkload(int threads, size_t max_len);
   double bytes_per_iter(size_t len) const override { return double(len) * gang_.size(); }
   bool on_calling_thread() const override { return gang_.size() == 1; }
   void run(size_t len, uint64_t iters) override;

@@ -4,13 +4,15 @@
 // merged with the next AddRoundKey into one more vpternlog. vpermt2b
 // (AVX512-VBMI) converts between the big-endian byte blocks and host-order
 // rows. Four 32-block groups are interleaved to hide the latency of the
-// round's dependency chain (4 operations of ~2 cycles each on Zen 5).
+// round's dependency chain (4 operations of ~2 cycles each on Zen 5). Calls
+// of up to small::kSmallBlocks blocks take small_avx512.h instead.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
 #include "ciphers/rectangle/simd.h"
+#include "ciphers/rectangle/small_avx512.h"
 #include "platform/isa.h"
 
 namespace gpucrypto::rectangle {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ciphers/rectangle/simd.h"
 #include "platform/isa.h"

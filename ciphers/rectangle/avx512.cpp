@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ciphers/rectangle/simd.h"
 #include "ciphers/rectangle/small_avx512.h"

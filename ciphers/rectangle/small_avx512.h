@@ -25,13 +25,10 @@
 
 namespace gpucrypto::rectangle {
 namespace {
-namespace small {
+namespace dup {
 
 using Y = __m256i;
 
-// Below this many blocks + 1 the hooks take this path (measured crossover:
-// README "Small calls"; one group of 8 blocks or two interleaved groups).
-constexpr size_t kSmallBlocks = 16;
 constexpr size_t kGroup = 8;
 
 #define TERN(a, b, c, imm) _mm256_ternarylogic_epi32(a, b, c, imm)
@@ -213,7 +210,7 @@ GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys& ks, uint64_t c, con
   }
 }
 
-// 1 <= nblocks <= kSmallBlocks.
+// 1 <= nblocks <= 2 * kGroup.
 template <bool kEncrypt>
 GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uint8_t* out,
                                  size_t nblocks) {
@@ -221,14 +218,12 @@ GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uin
   ecb_groups<2, kEncrypt>(ks, in, out, nblocks);
 }
 
-GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint8_t* ctr_block, const uint8_t* in,
+GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint8_t* in,
                                  uint8_t* out, size_t nblocks) {
-  const uint64_t c = load_be64(ctr_block);
-  store_be64(ctr_block, c + nblocks);
   if (nblocks <= kGroup) return ctr_groups<1>(ks, c, in, out, nblocks);
   ctr_groups<2>(ks, c, in, out, nblocks);
 }
 
-}  // namespace small
+}  // namespace dup
 }  // namespace
 }  // namespace gpucrypto::rectangle

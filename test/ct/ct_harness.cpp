@@ -91,9 +91,11 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
 
   secret(key.data(), key.size());
   hw.setkey(ks, key.data(), key.size(), /*with_decrypt=*/true);
-  // 1 and 2 blocks: the small-call paths inside the SIMD hooks.
-  for (size_t n : {size_t(1), size_t(2), hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1,
-                   hw.batch_blocks, max_blocks}) {
+  // 1 and 2 blocks: the small-call paths inside the SIMD hooks; half a batch
+  // and one block less than a batch: the masked multi-group paths below a
+  // whole batch (RECTANGLE).
+  for (size_t n : {size_t(1), size_t(2), hw.batch_blocks / 2 + 1,
+                   hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1, hw.batch_blocks, max_blocks}) {
     secret(pt.data(), n * bs);
     hw.encrypt(ks, pt.data(), ct.data(), n);
     hw.decrypt(ks, ct.data(), back.data(), n);

@@ -270,7 +270,9 @@ GPUCRYPTO_ALWAYS_INLINE void ecb_groups(const SimdRoundKeys* ks, const uint8_t* 
   for (int g = 0; g < G; ++g) {
     __m512i x[4];
     rows_to_blocks(s[g], x);
-    for (int i = 0; i < 4; ++i) _mm512_mask_storeu_epi8(out + 8 * (kGroupBlocks * g + 8 * i), m[g][i], x[i]);
+    for (int i = 0; i < 4; ++i) {
+      _mm512_mask_storeu_epi8(out + 8 * (kGroupBlocks * g + 8 * i), m[g][i], x[i]);
+    }
   }
 }
 
@@ -287,7 +289,8 @@ GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys* ks, uint64_t c, con
   for (int g = 0; g < G; ++g) {
     __m512i x[4];
     for (int i = 0; i < 4; ++i) {
-      const __m512i ci = _mm512_add_epi64(_mm512_set1_epi64(int64_t(c + kGroupBlocks * g + 8 * i)), iota);
+      const uint64_t first = c + kGroupBlocks * g + 8 * i;
+      const __m512i ci = _mm512_add_epi64(_mm512_set1_epi64(int64_t(first)), iota);
       x[i] = _mm512_shuffle_epi8(ci, bswap);
     }
     blocks_to_rows(x, s[g]);
@@ -312,18 +315,23 @@ GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys* ks, uint64_t c, con
 // --- calls below a whole batch ---------------------------------------------
 // 1 … 8 blocks: one ymm of duplicated rows (small_avx512.h); 9 … 48 blocks:
 // up to three masked ymm groups of 16 (ymm_groups.inc); 49 … 127: masked
-// zmm groups (above). Measured crossovers: README "Small calls".
+// zmm groups (above). Crossovers measured with gpucrypto-block-sweep on AMD
+// Zen 4: for 1 … 8 blocks the duplicated rows take 59-60 ns, a ymm group
+// 62-64; for 33 … 48 three ymm groups take ~145 ns, two zmm groups ~176 (a
+// zmm operation costs two ymm ones there).
 namespace small {
 
-constexpr size_t kDupBlocks = 8;
-constexpr size_t kYmmBlocks = 48;
+constexpr size_t kDupBlocks = dup::kGroup;
+constexpr int kYmmGroups = 3;
+constexpr size_t kYmmBlocks = kYmmGroups * ymm::kGroup;
 
 template <bool kEncrypt>
 GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uint8_t* out,
                                  size_t nblocks) {
   if (nblocks <= kDupBlocks) return dup::ecb<kEncrypt>(ks, in, out, nblocks);
-  if (nblocks <= kYmmBlocks) return ymm::ecb<3, kEncrypt>(ks, in, out, nblocks);
-  with_groups<kGroups>((nblocks + kGroupBlocks - 1) / kGroupBlocks, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
+  if (nblocks <= kYmmBlocks) return ymm::ecb<kYmmGroups, kEncrypt>(ks, in, out, nblocks);
+  const size_t groups = (nblocks + kGroupBlocks - 1) / kGroupBlocks;
+  with_groups<kGroups>(groups, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
     zmm::ecb_groups<decltype(g)::value, kEncrypt>(&ks, in, out, nblocks);
   });
 }
@@ -331,8 +339,9 @@ GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uin
 GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint8_t* in,
                                  uint8_t* out, size_t nblocks) {
   if (nblocks <= kDupBlocks) return dup::ctr(ks, c, in, out, nblocks);
-  if (nblocks <= kYmmBlocks) return ymm::ctr<3>(ks, c, in, out, nblocks);
-  with_groups<kGroups>((nblocks + kGroupBlocks - 1) / kGroupBlocks, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
+  if (nblocks <= kYmmBlocks) return ymm::ctr<kYmmGroups>(ks, c, in, out, nblocks);
+  const size_t groups = (nblocks + kGroupBlocks - 1) / kGroupBlocks;
+  with_groups<kGroups>(groups, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
     zmm::ctr_groups<decltype(g)::value>(&ks, c, in, out, nblocks);
   });
 }

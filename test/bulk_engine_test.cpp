@@ -18,7 +18,8 @@ const char* const kCiphers[] = {
     "SM4-ECB",            "SM4-CTR",            "RECTANGLE-80-ECB",   "RECTANGLE-80-CTR",
     "RECTANGLE-128-ECB",  "RECTANGLE-128-CTR",  "AES-128-ECB",        "AES-128-CTR",
     "AES-256-ECB",        "AES-256-CTR",        "RIJNDAEL-192-192-ECB", "RIJNDAEL-192-192-CTR",
-    "RIJNDAEL-256-256-ECB", "RIJNDAEL-256-256-CTR"};
+    "RIJNDAEL-256-256-ECB", "RIJNDAEL-256-256-CTR", "AES-128-CBC", "SM4-CFB", "SM4-OFB",
+    "SKINNY-128-256-CBC", "RECTANGLE-80-CFB", "RIJNDAEL-256-256-CBC"};
 
 // A provider instance loaded with the given environment (test_util.h).
 std::unique_ptr<ProviderFixture> load_with(const char* threads, const char* mt_min) {

@@ -61,12 +61,14 @@ struct EvpCipherCtxFree {
 using CipherPtr = std::unique_ptr<EVP_CIPHER, EvpCipherFree>;
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
 
-// EVP_EncryptUpdate(ctx, out, in, len) on a context initialised once with
-// a random key and IV (padding off for ECB). CTR contexts keep streaming.
+// EVP_EncryptUpdate (or, with `decrypt`, EVP_DecryptUpdate) of (out, in,
+// len) on a context initialised once with a random key and IV (padding off
+// for ECB and CBC). Stream contexts (CTR, CFB, OFB) keep streaming, CBC keeps
+// chaining.
 class EvpCipherWorkload : public Workload {
  public:
   EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
-                    const IoBuffers& io);
+                    const IoBuffers& io, bool decrypt = false);
   size_t usable_bytes(size_t size) const override;
   void run(size_t len, uint64_t iters) override;
 
@@ -75,6 +77,7 @@ class EvpCipherWorkload : public Workload {
   CipherPtr cipher_;
   CipherCtxPtr ctx_;
   size_t block_ = 1;
+  bool decrypt_ = false;
   const IoBuffers& io_;
 };
 
@@ -134,10 +137,12 @@ class MemcpyWorkload : public Workload {
   Gang gang_;
 };
 
-// One-shot encryption for the correctness check (update + final).
+// One-shot encryption (or decryption) for the correctness check (update +
+// final, padding off for ECB and CBC).
 std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                   const std::string& propq, const std::vector<uint8_t>& key,
-                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in);
+                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in,
+                                  bool decrypt = false);
 
 // Key and IV lengths of a cipher (throws when it cannot be fetched).
 void cipher_lengths(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,

@@ -82,11 +82,12 @@ size_t gpu_ecb(const CipherJob& job, bool encrypt, const uint8_t* in, uint8_t* o
 // device writes into a staging buffer, since the XOR still needs the
 // ciphertext the output overwrites.
 constexpr size_t kGpuSliceBytes = 64u << 20;
+std::atomic<size_t> g_gpu_slice_bytes{kGpuSliceBytes};  // testing::set_gpu_slice_bytes
 
 size_t gpu_chained(const CipherJob& job, uint8_t* chain) {
   const size_t bs = job.block_bytes, n = job.nblocks;
   const bool cfb = job.kind == JobKind::kCfbDecrypt;
-  const size_t slice = std::max<size_t>(kGpuSliceBytes / bs, 2);
+  const size_t slice = std::max<size_t>(g_gpu_slice_bytes.load(std::memory_order_relaxed) / bs, 2);
   const bool in_place = job.in == job.out;
   std::unique_ptr<uint8_t[]> tmp;
   const size_t tmp_bytes = std::min(slice, n) * bs;
@@ -173,6 +174,12 @@ CipherJob tail_of(const CipherJob& job, size_t first, uint8_t* ctr_buf) {
 }
 
 }  // namespace
+
+namespace testing {
+void set_gpu_slice_bytes(size_t bytes) {
+  g_gpu_slice_bytes.store(bytes != 0 ? bytes : kGpuSliceBytes, std::memory_order_relaxed);
+}
+}  // namespace testing
 
 void run_blocks(const CipherJob& job, size_t first, size_t n) {
   const size_t bs = job.block_bytes, off = first * bs;

@@ -87,4 +87,10 @@ inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
 // not have been processed yet.
 void run_blocks(const CipherJob& job, size_t first, size_t n);
 
+namespace testing {
+// CBC/CFB decryption on the GPU runs in slices of at most this many bytes
+// (default 64 MiB; 0 restores it): small values exercise the slice hand-over.
+void set_gpu_slice_bytes(size_t bytes);
+}  // namespace testing
+
 }  // namespace gpucrypto

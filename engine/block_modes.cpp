@@ -35,7 +35,8 @@ inline void xor_words(uint8_t* y, const uint8_t* a, const uint8_t* b, size_t n) 
 // CBC, T = decrypt, x_i = in[i], y_i = in[i-1]; for CFB, T = encrypt,
 // x_i = in[i-1], y_i = in[i] (in[-1] = reg). Each stage of blocks is
 // transformed into `stage`, XORed, and copied out, so in == out never reads
-// a block it has already overwritten; `reg` ends as in[n-1].
+// a block it has already overwritten (CBC out of place decrypts straight
+// into out); `reg` ends as in[n-1].
 template <bool kCfb>
 void chained_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg,
                      const uint8_t* in, uint8_t* out, size_t n) {
@@ -57,6 +58,12 @@ void chained_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg
       hw.encrypt(ks, stage, stage, k);
       std::memcpy(prev, x + bytes - bs, bs);
       xor_words(y, x, stage, bytes);
+    } else if (x != y) {
+      // Out of place (never partially overlapping): straight into out.
+      hw.decrypt(ks, x, y, k);
+      xor_words(y, y, prev, bs);
+      xor_words(y + bs, y + bs, x, bytes - bs);
+      std::memcpy(prev, x + bytes - bs, bs);
     } else {
       hw.decrypt(ks, x, stage, k);
       xor_words(stage, stage, prev, bs);
@@ -66,7 +73,7 @@ void chained_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg
     }
   }
   std::memcpy(reg, prev, bs);
-  OPENSSL_cleanse(stage, used);
+  if (kCfb || in == out) OPENSSL_cleanse(stage, used);
 }
 
 }  // namespace

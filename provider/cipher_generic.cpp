@@ -42,7 +42,9 @@ unsigned evp_mode(Mode m) {
 }
 
 // The engine job a mode and direction hand to the dispatcher for whole
-// blocks (the sequential ones, CBC/CFB encryption and OFB, never dispatch).
+// blocks. The sequential ones (CBC/CFB encryption, OFB, CFB8, CFB1) never
+// dispatch: run() and register_stream() call engine/block_modes.h inline, so
+// their kind is never read.
 JobKind job_kind(Mode m, bool enc) {
   switch (m) {
     case Mode::kCTR: return JobKind::kCtr;

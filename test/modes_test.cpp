@@ -272,12 +272,14 @@ TEST_P(Modes, InPlaceAndMisaligned) {
   const size_t bs = n.algo->block_bytes;
   const Bytes key = random_bytes(n.algo->key_bytes), iv = random_bytes(bs);
   const bool serial = n.mode == ModelMode::kCFB1 || n.mode == ModelMode::kCFB8;
-  for (size_t len : {37 * bs, serial ? 300 * bs : (300u << 10) + 3 * bs}) {
+  // The large case reaches the pool of the 7-thread instance (mt_min_bytes 0,
+  // more than one 64 KiB chunk), in place: the saved chunk-boundary blocks.
+  for (size_t len : {37 * bs, serial ? 300 * bs : (150u << 10) + 3 * bs}) {
     const Bytes pt = random_bytes(len);
     Bytes ct;
     ASSERT_TRUE(ModeModel(*n.algo, key.data()).crypt(n.mode, true, false, iv, pt, &ct));
     for (bool enc : {true, false}) {
-      for (size_t off : {0, 1, 3}) {
+      for (size_t off : {0, 3}) {
         Bytes buf(len + 8);
         std::memcpy(buf.data() + off, (enc ? pt : ct).data(), len);
         EVP_CIPHER* c = EVP_CIPHER_fetch(seven_->libctx(), n.name.c_str(), kOurs);
@@ -336,7 +338,7 @@ TEST_P(Lockstep, EveryStepMatchesTheDefaultProvider) {
   ASSERT_TRUE(prov.ok());
   const size_t kl = n.algo->key_bytes;
   std::mt19937 rng(uint32_t(std::hash<std::string>{}(n.name)) ^ 77);
-  for (int round = 0; round < 12; ++round) {
+  for (int round = 0; round < (n.mode == ModelMode::kCFB1 ? 6 : 10); ++round) {
     Side s[2];
     s[0].c = EVP_CIPHER_fetch(prov.libctx(), n.name.c_str(), kOurs);
     s[1].c = EVP_CIPHER_fetch(prov.libctx(), n.name.c_str(), kDefault);

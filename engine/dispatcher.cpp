@@ -17,13 +17,6 @@
 namespace gpucrypto {
 namespace {
 
-// Pool jobs are cut into chunks of about this many bytes (whole blocks),
-// claimed one at a time: small enough that a helper which loses its core
-// holds back little, large enough that claiming one (an atomic add and an
-// indirect call) costs ~1% of running it. A job of one chunk never touches
-// the pool.
-constexpr size_t kChunkBytes = 64 * 1024;
-
 const char* served_name(Served s) {
   switch (s) {
     case Served::kThreadPool: return "thread-pool";

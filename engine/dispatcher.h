@@ -45,14 +45,26 @@ enum class Served { kCallingThread, kThreadPool, kGpu };
 // Large jobs: GPU, thread pool or calling thread (dispatcher.cpp).
 Served dispatch_large(const CipherJob& job, const EngineConfig& cfg);
 
+// Pool jobs are cut into chunks of about this many bytes (whole blocks),
+// claimed one at a time: small enough that a helper which loses its core
+// holds back little, large enough that claiming one (an atomic add and an
+// indirect call) costs ~1% of running it. A job of one chunk never touches
+// the pool.
+inline constexpr size_t kChunkBytes = 64 * 1024;
+
 // Small calls stay inline on the calling thread: no pool, no GPU runtime,
 // nothing but the cipher itself (16-byte updates cost what the cipher costs).
-// Calls moving fewer bytes than this are small: below mt_min_bytes and below
-// an explicit gpu_min_bytes. Callers that dispatch many calls under one
-// configuration (a cipher context) may compute it once.
+// Calls moving fewer bytes than this are small: the pool would not split
+// them (below mt_min_bytes, or one chunk at most), and the GPU would not take
+// them (below an explicit gpu_min_bytes, else below mt_min_bytes; or no
+// usable GPU). Only when a GPU limit is below the pool's is the GPU asked
+// whether it is usable (which initialises its runtime once): the default
+// settings never do that for small calls. Callers that dispatch many calls
+// under one configuration (a cipher context) may compute it once.
 inline size_t small_call_limit(const EngineConfig& cfg) {
-  return cfg.gpu_min_bytes && *cfg.gpu_min_bytes < cfg.mt_min_bytes ? *cfg.gpu_min_bytes
-                                                                     : cfg.mt_min_bytes;
+  const size_t pool = cfg.mt_min_bytes > kChunkBytes ? cfg.mt_min_bytes : kChunkBytes + 1;
+  const size_t gpu = cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : cfg.mt_min_bytes;
+  return gpu < pool && gpu::usable() ? gpu : pool;
 }
 
 // The whole job on the calling thread, through the hooks: what a small call

@@ -341,27 +341,35 @@ int dinit(void* vctx, const unsigned char* key, size_t keylen, const unsigned ch
 }
 
 // Common argument checks of update/cipher.
-bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* in, size_t inl,
-                  size_t out_shift) {
+// Raises the reason a check_update() argument set is bad (out of line: the
+// per-call path only evaluates the conditions).
+[[gnu::cold, gnu::noinline]] bool update_error(CipherCtx* c, unsigned char* out,
+                                               const unsigned char* in, size_t inl,
+                                               size_t out_shift) {
   if (!c->key_set) {
     GPUC_RAISE(c->prov, kErrNoKeySet, "%s: set a key with EVP_CipherInit before update",
                c->algo->name);
-    return false;
-  }
-  if (inl == 0) return true;
-  if (out == nullptr || in == nullptr) {
+  } else if (out == nullptr || in == nullptr) {
     GPUC_RAISE(c->prov, kErrNullOutput);
-    return false;
-  }
-  if (inl > SIZE_MAX / 2 || reinterpret_cast<uintptr_t>(in) + inl < reinterpret_cast<uintptr_t>(in)) {
+  } else if (inl > SIZE_MAX / 2 ||
+             reinterpret_cast<uintptr_t>(in) + inl < reinterpret_cast<uintptr_t>(in)) {
     GPUC_RAISE(c->prov, kErrLengthOverflow, "input length %zu", inl);
-    return false;
-  }
-  if (partially_overlapping(out + out_shift, in, inl)) {
+  } else if (partially_overlapping(out + out_shift, in, inl)) {
     GPUC_RAISE(c->prov, kErrOverlap);
-    return false;
+  } else {
+    return true;
   }
-  return true;
+  return false;
+}
+
+inline bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* in, size_t inl,
+                         size_t out_shift) {
+  if (c->key_set &&
+      (inl == 0 || (out != nullptr && in != nullptr && inl <= SIZE_MAX / 2 &&
+                    reinterpret_cast<uintptr_t>(in) + inl >= reinterpret_cast<uintptr_t>(in) &&
+                    !partially_overlapping(out + out_shift, in, inl)))) [[likely]]
+    return true;
+  return update_error(c, out, in, inl, out_shift);
 }
 
 // --- ECB and CBC: padding, the held-back block -------------------------------

@@ -19,7 +19,7 @@
 namespace gpucrypto::test {
 namespace {
 
-constexpr size_t kChunkBytes = 64 * 1024;  // engine/dispatcher.cpp
+using gpucrypto::kChunkBytes;  // engine/dispatcher.h
 
 struct Case {
   const CipherAlgo* algo;

@@ -35,6 +35,21 @@ struct CipherHw {
   // (block_bytes, big-endian integer) is advanced by nblocks modulo
   // 2^(8*block_bytes).
   void (*ctr)(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+
+  // Optional chained-mode kernels; nullptr: the mode layer composes the mode
+  // from encrypt/decrypt (engine/block_modes.cpp), with the same results.
+  // `reg` (block_bytes) is the chaining register: the IV (or the state the
+  // mode left) on entry, on return what the mode leaves: CBC and CFB the last
+  // ciphertext block, OFB the last keystream block. CBC/CFB encryption and
+  // OFB are sequential by definition: a kernel keeps the chaining value in
+  // registers instead of making one encrypt call per block. CBC decryption
+  // fuses the block decryption with its XOR; in == out is allowed.
+  using ChainFn = void (*)(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out,
+                           size_t nblocks);
+  ChainFn cbc_encrypt = nullptr;
+  ChainFn cfb_encrypt = nullptr;
+  ChainFn ofb = nullptr;
+  ChainFn cbc_decrypt = nullptr;
 };
 
 // A block cipher: its sizes and its implementations, best first; the last

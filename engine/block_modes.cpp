@@ -81,6 +81,7 @@ void chained_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg
 void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
+  if (hw.cbc_encrypt != nullptr) return hw.cbc_encrypt(ks, reg, in, out, nblocks);
   const uint8_t* prev = reg;
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     xor_words(out, in, prev, bs);
@@ -93,6 +94,7 @@ void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, co
 void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
+  if (hw.cfb_encrypt != nullptr) return hw.cfb_encrypt(ks, reg, in, out, nblocks);
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     hw.encrypt(ks, reg, reg, 1);
     xor_words(reg, reg, in, bs);  // the register becomes the ciphertext block
@@ -102,6 +104,7 @@ void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, co
 
 void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                uint8_t* out, size_t nblocks) {
+  if (nblocks != 0 && hw.ofb != nullptr) return hw.ofb(ks, reg, in, out, nblocks);
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     hw.encrypt(ks, reg, reg, 1);
     xor_words(out, in, reg, bs);
@@ -110,6 +113,7 @@ void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, cons
 
 void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
+  if (nblocks != 0 && hw.cbc_decrypt != nullptr) return hw.cbc_decrypt(ks, reg, in, out, nblocks);
   chained_decrypt<false>(hw, ks, bs, reg, in, out, nblocks);
 }
 

@@ -136,7 +136,131 @@ using KernelShapes = Shapes<410, 412, 414>;
 
 #include "ciphers/rijndael/simd_hooks.inc"
 
+// --- chained modes -------------------------------------------------------------
+
+enum class Chain { kCbcEncrypt, kCfbEncrypt, kOfb };
+
+// One block after the other with the chaining value in a register: the AES
+// latency per block and nothing else. The XORs that feed the next block
+// (plaintext, round key 0) ride in the last-round key of the previous block,
+// a second AESENCLAST in parallel with the one that makes the output, so the
+// chain is exactly Nr AES rounds per block.
+template <int Nr, Chain C>
+void chain(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n == 0) return;
+  __m128i k[Nr + 1];
+  load_keys<Nr>(ks->enc, k);
+  const __m128i k0 = k[0], kl = k[Nr];
+  auto load = [](const uint8_t* q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)); };
+  __m128i p = load(in);
+  __m128i x = _mm_xor_si128(load(reg), C == Chain::kCbcEncrypt ? _mm_xor_si128(p, k0) : k0);
+  for (;;) {
+#pragma GCC unroll 16
+    for (int r = 1; r < Nr; ++r) x = _mm_aesenc_si128(x, k[r]);
+    // This block's output and what the register holds after it.
+    const __m128i y = _mm_aesenclast_si128(x, C == Chain::kCfbEncrypt ? _mm_xor_si128(kl, p) : kl);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                     C == Chain::kOfb ? _mm_aesenclast_si128(x, _mm_xor_si128(kl, p)) : y);
+    if (--n == 0) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), y);
+      return;
+    }
+    in += 16;
+    out += 16;
+    const __m128i next = load(in);
+    // Round 1's input for the next block: reg ^ k0 (^ next plaintext for CBC).
+    __m128i fold = _mm_xor_si128(kl, k0);
+    if constexpr (C == Chain::kCbcEncrypt) fold = _mm_xor_si128(fold, next);
+    if constexpr (C == Chain::kCfbEncrypt) fold = _mm_xor_si128(fold, p);
+    x = _mm_aesenclast_si128(x, fold);
+    p = next;
+  }
+}
+
+// CBC decryption, kBatch blocks at a time: every ciphertext block of a batch
+// is loaded before any output is stored, so in == out needs no copy.
+template <int Nr>
+void cbc_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  __m128i k[Nr + 1];
+  load_keys<Nr>(ks->dec, k);
+  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
+  while (n > 0) {
+    const size_t m = n < kBatch ? 1 : kBatch;
+    __m128i c[kBatch], x[kBatch];
+    if (m == kBatch) {
+#pragma GCC unroll 8
+      for (size_t i = 0; i < kBatch; ++i) x[i] = c[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
+      decrypt_regs<Nr, kBatch>(k, x);
+#pragma GCC unroll 8
+      for (size_t i = 0; i < kBatch; ++i)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(x[i], i == 0 ? prev : c[i - 1]));
+    } else {
+      x[0] = c[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+      decrypt_regs<Nr, 1>(k, x);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_xor_si128(x[0], prev));
+    }
+    prev = c[m - 1];
+    in += 16 * m;
+    out += 16 * m;
+    n -= m;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
+}
+
+// Schedules without a kernel (test-only key sizes): the mode's definition
+// over the reference, block by block.
+template <Chain C>
+void chain_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  for (; n > 0; --n, in += 16, out += 16) {
+    uint8_t p[16];
+    std::memcpy(p, in, 16);
+    if constexpr (C == Chain::kCbcEncrypt) xor_bytes(reg, reg, p, 16);
+    ref_encrypt(ks, reg, reg, 1);
+    if constexpr (C == Chain::kCfbEncrypt) xor_bytes(reg, reg, p, 16);
+    if constexpr (C == Chain::kOfb) {
+      xor_bytes(out, p, reg, 16);
+    } else {
+      std::memcpy(out, reg, 16);
+    }
+  }
+}
+void cbc_dec_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  for (; n > 0; --n, in += 16, out += 16) {
+    uint8_t c[16];
+    std::memcpy(c, in, 16);
+    ref_decrypt(ks, c, out, 1);
+    xor_bytes(out, out, reg, 16);
+    std::memcpy(reg, c, 16);
+  }
+}
+
+template <Chain C>
+void chain_hook(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  const KeySched* ks = static_cast<const KeySched*>(vks);
+  on_shape(
+      ks, KernelShapes{},
+      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { chain<Nr, C>(ks, reg, in, out, n); },
+      [&]() GPUCRYPTO_INLINE_LAMBDA { chain_ref<C>(vks, reg, in, out, n); });
+}
+
 }  // namespace
+
+void aesni_cbc_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chain_hook<Chain::kCbcEncrypt>(ks, reg, in, out, n);
+}
+void aesni_cfb_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chain_hook<Chain::kCfbEncrypt>(ks, reg, in, out, n);
+}
+void aesni_ofb(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chain_hook<Chain::kOfb>(ks, reg, in, out, n);
+}
+void aesni_cbc_decrypt(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  const KeySched* ks = static_cast<const KeySched*>(vks);
+  on_shape(
+      ks, KernelShapes{},
+      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cbc_dec<Nr>(ks, reg, in, out, n); },
+      [&]() GPUCRYPTO_INLINE_LAMBDA { cbc_dec_ref(vks, reg, in, out, n); });
+}
 
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
   ecb_hook<false>(ks, in, out, n);
@@ -149,7 +273,9 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
 }
 
 // The hooks above, so that vaes512.cpp's small calls reach them directly.
-constinit const CipherHw kAesAesniHw = {"aesni",    compiled_features(), sizeof(KeySched), kBatch,
-                                        setkey_nb4, aesni_encrypt,       aesni_decrypt,    aesni_ctr};
+constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), sizeof(KeySched),
+                                        kBatch,            setkey_nb4,          aesni_encrypt,
+                                        aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
+                                        aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt};
 
 }  // namespace gpucrypto::rijndael_impl

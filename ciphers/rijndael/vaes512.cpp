@@ -188,10 +188,54 @@ void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint
   ctr_hook(ks, ctr_block, in, out, n);
 }
 
+// CBC decryption fused with its XOR, kBatch blocks per iteration: register i
+// XORs with the ciphertext blocks one position earlier, built from the
+// registers already loaded (valignq over the previous register, whose top
+// block is the one before), so in == out needs no copy: every block of a
+// batch is loaded before any is stored.
+template <int Nr>
+void cbc_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  __m512i k[Nr + 1];
+  load_keys<Nr>(ks->dec, k);
+  // Top block: the chaining block (IV or the last ciphertext block so far).
+  __m512i prev = _mm512_maskz_broadcast_i32x4(
+      __mmask16(0xffff), _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)));
+  while (n >= kBatch) {
+    __m512i c[kRegs], x[kRegs];
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) x[i] = c[i] = _mm512_loadu_si512(in + 64 * i);
+    rounds<Nr, true>(k, x);
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) {
+      const __m512i shifted = _mm512_maskz_alignr_epi64(__mmask8(0xff), c[i], i == 0 ? prev : c[i - 1], 6);
+      _mm512_storeu_si512(out + 64 * i,
+                          _mm512_xor_si512(last_round<true>(x[i], k[Nr]), shifted));
+    }
+    prev = c[kRegs - 1];
+    in += 16 * kBatch;
+    out += 16 * kBatch;
+    n -= kBatch;
+  }
+  const __m128i last = _mm512_maskz_extracti32x4_epi32(__mmask8(0xf), prev, 3);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), last);
+  if (n > 0) aesni_cbc_decrypt(ks, reg, in, out, n);  // the tail: xmm batches
+}
+
+void cbc_decrypt_hook(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  const KeySched* ks = static_cast<const KeySched*>(vks);
+  if (n < kBatch) return aesni_cbc_decrypt(vks, reg, in, out, n);
+  on_shape(
+      ks, KernelShapes{},
+      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cbc_dec<Nr>(ks, reg, in, out, n); },
+      [&]() GPUCRYPTO_INLINE_LAMBDA { aesni_cbc_decrypt(vks, reg, in, out, n); });
+}
+
 }  // namespace
 
-constinit const CipherHw kAesVaes512Hw = {"vaes512", compiled_features(), sizeof(KeySched), kBatch,
-                                          setkey_nb4, small_first_ecb<false>,
-                                          small_first_ecb<true>, small_first_ctr};
+// The sequential modes are one block at a time: AES-NI on xmm (aesni.cpp).
+constinit const CipherHw kAesVaes512Hw = {
+    "vaes512",         compiled_features(),   sizeof(KeySched), kBatch,
+    setkey_nb4,        small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
+    aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        cbc_decrypt_hook};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -133,10 +133,89 @@ constexpr int kSets = 4;  // sets in flight (see the top of the file)
 
 #include "ciphers/sm4/sets_driver.inc"
 
+// --- one block at a time: the sequential chained modes --------------------------
+// CBC/CFB encryption and OFB cannot batch blocks. One block lives as its four
+// words in lane 0 of four xmm registers (no transposes), the rounds carry
+// the next S-box input as rounds_one_set does, and the chaining value stays
+// in registers from block to block.
+
+using X = __m128i;
+
+GPUCRYPTO_ALWAYS_INLINE X sbox1(X x) {
+  x = _mm_gf2p8affine_epi64_epi8(x, _mm_set1_epi64x(int64_t(kGfniPreMatrix)), kGfniPreConst);
+  return _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x(int64_t(kGfniPostMatrix)),
+                                       kGfniPostConst);
+}
+GPUCRYPTO_ALWAYS_INLINE X lx1(X s, X q) {
+  const X u = _mm_ternarylogic_epi32(q, s, _mm_rol_epi32(s, 2), kXor3);
+  const X v = _mm_ternarylogic_epi32(_mm_rol_epi32(s, 10), _mm_rol_epi32(s, 18),
+                                     _mm_rol_epi32(s, 24), kXor3);
+  return _mm_xor_si128(u, v);
+}
+GPUCRYPTO_ALWAYS_INLINE X rk1(uint32_t k) { return _mm_cvtsi32_si128(int(k)); }
+
+// 32 rounds on the words w[0..3] = X0..X3; leaves the output words in block
+// order (X35, X34, X33, X32).
+GPUCRYPTO_ALWAYS_INLINE void rounds1(const uint32_t* rk, X (&w)[4]) {
+  X x[4] = {w[0], w[1], w[2], w[3]};
+  X t = _mm_ternarylogic_epi32(x[1], x[2], _mm_xor_si128(x[3], rk1(rk[0])), kXor3);
+#pragma GCC unroll 32
+  for (int i = 0; i < 31; ++i) {
+    const X s = sbox1(t);
+    const X r = _mm_ternarylogic_epi32(x[(i + 2) % 4], x[(i + 3) % 4], rk1(rk[i + 1]), kXor3);
+    t = lx1(s, _mm_xor_si128(x[i % 4], r));
+    x[i % 4] = _mm_xor_si128(t, r);
+  }
+  x[3] = lx1(sbox1(t), x[3]);
+  w[0] = x[3];
+  w[1] = x[2];
+  w[2] = x[1];
+  w[3] = x[0];
+}
+
+GPUCRYPTO_ALWAYS_INLINE X bswap32x(X v) {
+  return _mm_shuffle_epi8(v, _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+}
+GPUCRYPTO_ALWAYS_INLINE void to_words(const uint8_t* p, X (&w)[4]) {
+  const X v = bswap32x(_mm_loadu_si128(reinterpret_cast<const X*>(p)));
+  w[0] = v;
+  w[1] = _mm_shuffle_epi32(v, 1);
+  w[2] = _mm_shuffle_epi32(v, 2);
+  w[3] = _mm_shuffle_epi32(v, 3);
+}
+GPUCRYPTO_ALWAYS_INLINE void store_words(uint8_t* p, const X (&w)[4]) {
+  const X v = _mm_unpacklo_epi64(_mm_unpacklo_epi32(w[0], w[1]), _mm_unpacklo_epi32(w[2], w[3]));
+  _mm_storeu_si128(reinterpret_cast<X*>(p), bswap32x(v));
+}
+
+enum class Chain { kCbcEncrypt, kCfbEncrypt, kOfb };
+
+template <Chain C>
+void chain(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  const uint32_t* rk = static_cast<const Schedule*>(ks)->enc;
+  X r[4];
+  to_words(reg, r);
+  for (; n > 0; --n, in += 16, out += 16) {
+    X p[4], w[4];
+    to_words(in, p);
+    for (int j = 0; j < 4; ++j) w[j] = C == Chain::kCbcEncrypt ? _mm_xor_si128(r[j], p[j]) : r[j];
+    rounds1(rk, w);
+    for (int j = 0; j < 4; ++j) r[j] = C == Chain::kCfbEncrypt ? _mm_xor_si128(w[j], p[j]) : w[j];
+    if constexpr (C == Chain::kOfb) {
+      for (int j = 0; j < 4; ++j) w[j] = _mm_xor_si128(w[j], p[j]);
+      store_words(out, w);
+    } else {
+      store_words(out, r);
+    }
+  }
+  store_words(reg, r);
+}
+
 }  // namespace
 
-constinit const CipherHw kAvx512GfniHw = {"avx512-gfni", compiled_features(), kScheduleBytes, kBatch,
-                                          ref_setkey,    encrypt,             decrypt,        ctr};
+constinit const CipherHw kAvx512GfniHw = {
+    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, encrypt, decrypt, ctr,
+    chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>};
 
 void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; i += 64) {

@@ -4,6 +4,7 @@
 
 #include "ciphers/sm4/ref.h"
 #include "gpu/kernels/aes.cuh"
+#include "gpu/kernels/aes_ct.cuh"
 #include "gpu/kernels/host_tables.h"
 #include "gpu/kernels/rectangle.cuh"
 #include "gpu/kernels/skinny.cuh"
@@ -141,6 +142,13 @@ void aes_setkey(KeySched& ks, const uint8_t* key, int keylen) {
       t = aes_sub_word(t);
     }
     w[i] = w[i - nk] ^ t;
+  }
+  // Bit-sliced keys (aes_ct.cuh): round key r for both blocks, in planes.
+  for (int r = 0; r <= nr; ++r) {
+    uint32_t q[8];
+    for (int c = 0; c < 4; ++c) q[c] = q[4 + c] = w[4 * r + c];
+    bs_transpose(q);
+    for (int b = 0; b < 8; ++b) ks.w[kAesBsOffset + 8 * r + b] = q[b];
   }
   uint32_t* d = ks.w + kAesDecOffset;
   for (int r = 0; r <= nr; ++r)

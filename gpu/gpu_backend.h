@@ -98,8 +98,8 @@ struct Calibration {
 Calibration calibration();
 
 // The CTR transfer calibration of one cipher and family: fixed cost and
-// throughput of each mode, and the size from which keystream mode is faster
-// (0: always; SIZE_MAX: never). measured is false before the first CTR job of
+// throughput of each mode, and the size from which keystream mode's higher
+// throughput wins (0: from the start; SIZE_MAX: it has none). measured is false before the first CTR job of
 // that cipher and family, and on the emulated device.
 struct CtrCalibration {
   bool measured;
@@ -129,6 +129,7 @@ struct Stats {
   uint64_t warnings;       // "GPU disabled" warnings printed (0 or 1 per init)
   bool disabled;           // disabled after repeated errors
   bool emulated;           // the device is the host grid emulator (test aid)
+  uint64_t table_jobs;     // of the cipher jobs, how many ran the table kernels
 };
 Stats stats();
 

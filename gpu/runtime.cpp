@@ -361,7 +361,9 @@ class Runtime {
     u.in_unit = 0;
     u.out_unit = bb;
     u.pack = [](size_t, size_t, uint8_t*) {};
+    bool staged = false;  // a chunk reached the device (the buffers exist)
     u.setup = [&](size_t first, size_t, Launch& l) {
+      staged = true;
       set_counter(job.ctr, bb, first, std::get<CipherLaunch>(l).ctr_be);
     };
     u.unpack = [&](size_t first, size_t nb, const uint8_t* src) {
@@ -369,7 +371,14 @@ class Runtime {
       // The runtime's own staging buffer (staging_out), handed over as const.
       OPENSSL_cleanse(const_cast<uint8_t*>(src), nb * bb);
     };
-    return pipeline_units(u, done);
+    Status st = pipeline_units(u, done);
+    if (!st.ok && staged) {
+      // Chunks abandoned after the error were never unpacked: wipe every
+      // slot's staged keystream (the pipeline has drained them).
+      const size_t bytes = std::max<size_t>(chunk_bytes_ / bb, 1) * bb;
+      for (int s = 0; s < dev_->slots(); ++s) OPENSSL_cleanse(dev_->staging_out(s), bytes);
+    }
+    return st;
   }
 
   // The transfer mode of a CTR job of `bytes`: forced, or on the emulated

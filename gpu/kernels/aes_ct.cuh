@@ -58,14 +58,13 @@ struct AesCt {
     const uint32_t* rk = ks.w + kAesBsOffset;
     bs_transpose(s);
     bs_add_key(s, rk);
-    GPUCRYPTO_UNROLL_ROUNDS(2)
-    for (int r = 1; r < kNr; ++r) {
+    for_rounds<1, kNr>([&]<int r>() {
       bs_aes_sbox(s);
       GPUCRYPTO_PRAGMA(unroll)
       for (int b = 0; b < 8; ++b) s[b] = bs_rows_left(s[b]);
       bs_aes_mix(s);
       bs_add_key(s, rk + 8 * r);
-    }
+    });
     bs_aes_sbox(s);
     GPUCRYPTO_PRAGMA(unroll)
     for (int b = 0; b < 8; ++b) s[b] = bs_rows_left(s[b]);
@@ -78,14 +77,13 @@ struct AesCt {
     const uint32_t* rk = ks.w + kAesBsOffset;
     bs_transpose(s);
     bs_add_key(s, rk + 8 * kNr);
-    GPUCRYPTO_UNROLL_ROUNDS(2)
-    for (int r = kNr - 1; r > 0; --r) {
+    for_rounds<1, kNr, /*kDown=*/true>([&]<int r>() {
       GPUCRYPTO_PRAGMA(unroll)
       for (int b = 0; b < 8; ++b) s[b] = bs_rows_right(s[b]);
       bs_aes_inv_sbox(s);
       bs_add_key(s, rk + 8 * r);
       bs_aes_inv_mix(s);
-    }
+    });
     GPUCRYPTO_PRAGMA(unroll)
     for (int b = 0; b < 8; ++b) s[b] = bs_rows_right(s[b]);
     bs_aes_inv_sbox(s);

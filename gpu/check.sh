@@ -44,20 +44,6 @@ timeout "$(left)" cmake --build "$build" -j"$jobs" --target gpucrypto_gpu \
   > "$out/build-gpu.log" 2>&1 || { tail -30 "$out/build-gpu.log"; exit 1; }
 grep -E "Compiling entry|registers" "$out/build-gpu.log" > "$out/resource-usage.txt" || true
 
-# The model's fully unrolled builds take minutes of nvcc: start them now, in
-# the background, and collect them at the end.
-model_pids=()
-for arch in 80 90; do
-  ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_$arch -O3 -ptx \
-      -o "$out/model$arch.ptx" "$src/gpu/kernels.cu" > "$out/model$arch-ptx.log" 2>&1 ) &
-  model_pids+=($!)
-done
-if command -v cuobjdump > /dev/null; then
-  ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_90 -cubin \
-      -o "$out/model90.cubin" "$src/gpu/kernels.cu" > "$out/model90-cubin.log" 2>&1 ) &
-  model_pids+=($!)
-fi
-
 timeout "$(left)" cmake --build "$build" -j"$jobs" \
   --target gpu_device_test gpu_kernels_test gpu_ct_kernels_test gpu_runtime_test gpu_mlkem_test \
   > "$out/build-tests.log" 2>&1 || { tail -30 "$out/build-tests.log"; exit 1; }
@@ -80,6 +66,23 @@ timeout "$(left)" "$build/test/gpu_mlkem_test" --gtest_filter='MlkemDevice.*' \
   --gtest_output=xml:"$out/gpu_mlkem_device.xml" | tee "$out/gpu_mlkem_device.txt" || status=1
 grep -q "SKIPPED" "$out/gpu_mlkem_device.txt" && { echo "ML-KEM device test was SKIPPED"; status=1; }
 
+# The model's fully unrolled builds take minutes of nvcc: started after the
+# device tests (so they do not steal the host cores the end-to-end rows
+# measure), in the background while the emulator tests run.
+model_pids=()
+for tu in kernels kernels_ct; do  # the table family and the constant-time family
+  for arch in 80 90; do
+    ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_$arch -O3 -ptx \
+        -o "$out/model-$tu-$arch.ptx" "$src/gpu/$tu.cu" > "$out/model-$tu-$arch-ptx.log" 2>&1 ) &
+    model_pids+=($!)
+  done
+  if command -v cuobjdump > /dev/null; then
+    ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_90 -cubin \
+        -o "$out/model-$tu-90.cubin" "$src/gpu/$tu.cu" > "$out/model-$tu-90-cubin.log" 2>&1 ) &
+    model_pids+=($!)
+  fi
+done
+
 echo "== emulator and runtime tests"
 for t in gpu_kernels_test gpu_ct_kernels_test gpu_runtime_test gpu_mlkem_test; do
   timeout "$(left)" "$build/test/$t" --gtest_output=xml:"$out/$t.xml" > "$out/$t.txt" || status=1
@@ -92,17 +95,16 @@ if [ -n "${BENCH:-}" ]; then
 fi
 
 echo "== instruction counts for the model (PTX sm_80, sm_90; SASS sm_90 when cuobjdump exists)"
-for pid in "${model_pids[@]}"; do wait "$pid" || echo "a model build did not finish in time (see model*.log)"; done
+for pid in "${model_pids[@]}"; do wait "$pid" || echo "a model build did not finish in time (see model-*.log)"; done
 for arch in 80 90; do
-  [ -s "$out/model$arch.ptx" ] &&
-    python3 "$src/gpu/model/count_instructions.py" "$out/model$arch.ptx" > "$out/model-ptx-sm$arch.md"
+  python3 "$src/gpu/model/count_instructions.py" "$out"/model-kernels*-$arch.ptx > "$out/model-ptx-sm$arch.md" || true
 done
-[ -s "$out/model-ptx-sm90.md" ] && cat "$out/model-ptx-sm90.md"
-if [ -s "$out/model90.cubin" ]; then
-  cuobjdump -sass "$out/model90.cubin" > "$out/model90.sass"
+cat "$out/model-ptx-sm90.md" || true
+if ls "$out"/model-kernels*-90.cubin > /dev/null 2>&1; then
+  for c in "$out"/model-kernels*-90.cubin; do cuobjdump -sass "$c"; done > "$out/model90.sass"
   python3 "$src/gpu/model/count_instructions.py" --sass "$out/model90.sass" | tee "$out/model-sass.md"
 else
-  echo "cuobjdump not found or the cubin build timed out: SASS counts skipped"
+  echo "cuobjdump not found or the cubin builds timed out: SASS counts skipped"
 fi
 # The ML-KEM model's building blocks (PTX; gpu/model/mlkem_model.py).
 "$nvcc" -std=c++20 -I"$src" -arch=sm_90 -O3 -ptx -o "$out/mlkem_probes.ptx" \

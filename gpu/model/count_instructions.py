@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Per-kernel instruction counts and the H200 throughput model of gpu/README.md.
 
-Input: PTX (nvcc -ptx) or SASS (cuobjdump -sass) of gpu/kernels.cu built with
+Input: PTX (nvcc -ptx) or SASS (cuobjdump -sass) of gpu/kernels.cu (the table
+family) and gpu/kernels_ct.cu (the constant-time family), one or more files, built with
 -DGPUCRYPTO_MODEL_FULL_UNROLL, so every round loop is unrolled and the static
 count of a kernel is what one thread executes for its blocks (plus the
 shared-table fill, which every thread runs at most once). The bit-sliced
@@ -14,8 +15,8 @@ End-to-end bounds, per CTR transfer mode (gpu/README.md, "CTR transfer modes"):
 and, for both, the host staging copies the runtime does on one thread
 (HOST_COPY below, an assumption until gpu/check.sh measures it).
 
-  count_instructions.py kernels.ptx            # PTX (what this repo's CI can do)
-  count_instructions.py --sass kernels.sass    # SASS (on a machine with cuobjdump)
+  count_instructions.py kernels.ptx kernels_ct.ptx   # PTX (what this repo's CI can do)
+  count_instructions.py --sass kernels.sass          # SASS (on a machine with cuobjdump)
 """
 import re
 import sys
@@ -109,8 +110,9 @@ def gbps(bytes_per_second):
 
 def main():
     sass = "--sass" in sys.argv
-    path = [a for a in sys.argv[1:] if not a.startswith("--")][0]
-    kernels = parse(path, sass)
+    kernels = {}
+    for path in [a for a in sys.argv[1:] if not a.startswith("--")]:
+        kernels.update(parse(path, sass))
     print("| kernel | family | instr/block | ALU | LDS | kernel-only (Gb/s) | "
           "ship: PCIe / +host (Gb/s) | keystream: PCIe / +host (Gb/s) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

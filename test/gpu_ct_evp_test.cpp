@@ -10,15 +10,11 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test/gpu_child.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {
@@ -74,24 +70,8 @@ int child(const char* kernels, const char* transfer) {
   return good ? 0 : 1;
 }
 
-// Runs child() in a process; returns its exit code, its stderr in *err.
 int run(const char* kernels, const char* transfer, std::string* err) {
-  char path[] = "/tmp/gpucrypto_ctevp_XXXXXX";
-  const int fd = mkstemp(path);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd, 2);
-    _exit(child(kernels, transfer));
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(fd);
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *err = ss.str();
-  std::remove(path);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+  return run_in_child([&] { return child(kernels, transfer); }, err);
 }
 
 TEST(GpuKernelFamiliesEvp, BothFamiliesAndTransferModesMatchThePeers) {
@@ -109,15 +89,15 @@ TEST(GpuKernelFamiliesEvp, BothFamiliesAndTransferModesMatchThePeers) {
 TEST(GpuKernelFamiliesEvp, MalformedSettingRefusesToLoad) {
   for (const char* bad : {"table", "TABLES", "constant time", ""}) {
     SCOPED_TRACE(bad);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      setenv("GPUCRYPTO_GPU_KERNELS", bad, 1);
-      ProviderFixture prov;
-      _exit(prov.provider() == nullptr ? 0 : 1);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "loaded with GPUCRYPTO_GPU_KERNELS='" << bad << "'";
+    std::string err;
+    const int rc = run_in_child(
+        [&] {
+          setenv("GPUCRYPTO_GPU_KERNELS", bad, 1);
+          ProviderFixture prov;
+          return prov.provider() == nullptr ? 0 : 1;
+        },
+        &err);
+    EXPECT_EQ(rc, 0) << "loaded with GPUCRYPTO_GPU_KERNELS='" << bad << "'";
   }
 }
 

@@ -60,14 +60,12 @@ struct AesCt {
     bs_add_key(s, rk);
     for_rounds<1, kNr>([&]<int r>() {
       bs_aes_sbox(s);
-      GPUCRYPTO_PRAGMA(unroll)
-      for (int b = 0; b < 8; ++b) s[b] = bs_rows_left(s[b]);
+      bs_rows_left(s);
       bs_aes_mix(s);
       bs_add_key(s, rk + 8 * r);
     });
     bs_aes_sbox(s);
-    GPUCRYPTO_PRAGMA(unroll)
-    for (int b = 0; b < 8; ++b) s[b] = bs_rows_left(s[b]);
+    bs_rows_left(s);
     bs_add_key(s, rk + 8 * kNr);
     bs_transpose(s);
   }
@@ -78,14 +76,12 @@ struct AesCt {
     bs_transpose(s);
     bs_add_key(s, rk + 8 * kNr);
     for_rounds<1, kNr, /*kDown=*/true>([&]<int r>() {
-      GPUCRYPTO_PRAGMA(unroll)
-      for (int b = 0; b < 8; ++b) s[b] = bs_rows_right(s[b]);
+      bs_rows_right(s);
       bs_aes_inv_sbox(s);
       bs_add_key(s, rk + 8 * r);
       bs_aes_inv_mix(s);
     });
-    GPUCRYPTO_PRAGMA(unroll)
-    for (int b = 0; b < 8; ++b) s[b] = bs_rows_right(s[b]);
+    bs_rows_right(s);
     bs_aes_inv_sbox(s);
     bs_add_key(s, rk);
     bs_transpose(s);

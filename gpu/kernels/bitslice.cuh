@@ -186,4 +186,14 @@ GPUCRYPTO_HD inline uint32_t bs_rows_right(uint32_t x) {
          ((x >> 1) & 0x77000000u);
 }
 
+// The two rotations on all eight planes.
+GPUCRYPTO_HD inline void bs_rows_left(uint32_t (&q)[8]) {
+  GPUCRYPTO_PRAGMA(unroll)
+  for (int b = 0; b < 8; ++b) q[b] = bs_rows_left(q[b]);
+}
+GPUCRYPTO_HD inline void bs_rows_right(uint32_t (&q)[8]) {
+  GPUCRYPTO_PRAGMA(unroll)
+  for (int b = 0; b < 8; ++b) q[b] = bs_rows_right(q[b]);
+}
+
 }  // namespace gpucrypto::gpu::kern

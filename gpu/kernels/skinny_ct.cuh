@@ -63,22 +63,22 @@ struct SkinnyCt {
   using Shared = NoShared;
   GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
 
-  // Row words of the two blocks (s[0..3], s[4..7]) <-> planes.
-  GPUCRYPTO_HD static void to_planes(uint32_t (&s)[8]) {
+  // Rows <-> columns of both blocks (s[0..3], s[4..7]); with bs_transpose,
+  // row words <-> planes.
+  GPUCRYPTO_HD static void transpose_blocks(uint32_t (&s)[8]) {
     uint32_t a[4] = {s[0], s[1], s[2], s[3]}, b[4] = {s[4], s[5], s[6], s[7]}, c[4], d[4];
     skinny_transpose(a, c);
     skinny_transpose(b, d);
     GPUCRYPTO_PRAGMA(unroll)
     for (int i = 0; i < 4; ++i) s[i] = c[i], s[4 + i] = d[i];
+  }
+  GPUCRYPTO_HD static void to_planes(uint32_t (&s)[8]) {
+    transpose_blocks(s);
     bs_transpose(s);
   }
   GPUCRYPTO_HD static void from_planes(uint32_t (&s)[8]) {
     bs_transpose(s);
-    uint32_t a[4] = {s[0], s[1], s[2], s[3]}, b[4] = {s[4], s[5], s[6], s[7]}, c[4], d[4];
-    skinny_transpose(a, c);
-    skinny_transpose(b, d);
-    GPUCRYPTO_PRAGMA(unroll)
-    for (int i = 0; i < 4; ++i) s[i] = c[i], s[4 + i] = d[i];
+    transpose_blocks(s);
   }
 
   GPUCRYPTO_HD static void encrypt(const KeySched& ks, const Shared&, uint32_t (&s)[8]) {

@@ -81,11 +81,14 @@ std::string config_apply_env(EngineConfig* cfg) {
 
 std::string config_describe(const EngineConfig& cfg) {
   const size_t threads = cfg.threads != 0 ? cfg.threads : std::thread::hardware_concurrency();
-  return std::string("backend=") + backend_name(cfg.backend) +
-         " threads=" + std::to_string(threads) +
-         " mt_min_bytes=" + std::to_string(cfg.mt_min_bytes) + " gpu_min_bytes=" +
-         (cfg.gpu_min_bytes ? std::to_string(*cfg.gpu_min_bytes) : std::string("auto")) +
-         (cfg.log ? " log=1" : "") + " gpu_kernels=" + gpu::kernel_family_name(cfg.gpu_kernels);
+  std::string d = std::string("backend=") + backend_name(cfg.backend) +
+                  " threads=" + std::to_string(threads) +
+                  " mt_min_bytes=" + std::to_string(cfg.mt_min_bytes) + " gpu_min_bytes=" +
+                  (cfg.gpu_min_bytes ? std::to_string(*cfg.gpu_min_bytes) : std::string("auto")) +
+                  (cfg.log ? " log=1" : "");
+  // append, not a longer operator+ chain (GCC 12 -O3 -Wrestrict false positive)
+  d.append(" gpu_kernels=").append(gpu::kernel_family_name(cfg.gpu_kernels));
+  return d;
 }
 
 }  // namespace gpucrypto

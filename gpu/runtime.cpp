@@ -285,6 +285,7 @@ class Runtime {
     calibrated_ = false;
     calib_ = {};
     ctr_cal_ = {};
+    ctr_tried_ = {};
     last_transfer_ = CtrTransfer::kAuto;
     pid_ = pid;
     initialised_ = true;
@@ -387,7 +388,11 @@ class Runtime {
     if (transfer_ != CtrTransfer::kAuto) return transfer_;
     if (dev_->emulated()) return CtrTransfer::kShip;
     CtrCalibration& cal = ctr_cal_[size_t(c)][size_t(f)];
-    if (!cal.measured) calibrate_ctr_locked(c, f);
+    bool& tried = ctr_tried_[size_t(c)][size_t(f)];
+    if (!tried) {  // once: a device that fails the calibration keeps ship mode
+      tried = true;
+      calibrate_ctr_locked(c, f);
+    }
     return ctr_pick(cal, bytes);
   }
 
@@ -596,6 +601,7 @@ class Runtime {
   CtrTransfer last_transfer_ = CtrTransfer::kAuto;
   bool calibrating_ = false;
   std::array<std::array<CtrCalibration, 2>, kCiphers> ctr_cal_{};
+  std::array<std::array<bool, 2>, kCiphers> ctr_tried_{};
 };
 
 thread_local KernelFamily t_kernels = KernelFamily::kConstantTime;

@@ -7,7 +7,9 @@
 #             for the GoogleTest executables; CLI/example tests with libasan preloaded
 #             into the real openssl binary)
 #   tsan      GCC TSan build of the multi-threaded tests: engine_test (thread pool, fork),
-#             bulk_engine_test (16 application threads), load_test (64 threads x 2 ops, <= 4 MiB)
+#             chained_dispatch_test (CBC/CFB decryption chunks across the pool, in place;
+#             the emulated GPU), bulk_engine_test (16 application threads), load_test
+#             (64 threads x 2 ops, <= 4 MiB)
 #   valgrind  plain build: wipe_test and load_test natively, misuse_test under valgrind's
 #             leak checker
 #   ctgrind   plain build: test/ct/ct_harness under valgrind memcheck with secrets marked
@@ -93,7 +95,7 @@ job_tsan() {
   mkdir -p "$BUILD_ROOT"
   note "tsan: build ($(stamp))"
   configure "$B" -DGPUCRYPTO_SANITIZE=thread
-  build "$B" gpucrypto engine_test bulk_engine_test load_test
+  build "$B" gpucrypto engine_test chained_dispatch_test bulk_engine_test load_test
   # libcrypto is not instrumented; its lock-free refcounts look like races to
   # TSan when objects cross threads. Only reports whose every frame is inside
   # libcrypto are suppressed (called_from_lib) -- our code stays checked.
@@ -102,14 +104,14 @@ job_tsan() {
   # multi-threaded fork), which TSan refuses by default.
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 die_after_fork=0 suppressions=$B/tsan.supp"
   export GPUCRYPTO_MODULE_DIR=$B
-  for t in engine_test bulk_engine_test; do
+  for t in engine_test chained_dispatch_test bulk_engine_test; do
     note "tsan: $t ($(stamp))"
     "$B/test/$t"
   done
   note "tsan: load_test (64 threads, 2 ops each, sizes up to 4 MiB) ($(stamp))"
   GPUCRYPTO_LOAD_OPS=2 GPUCRYPTO_LOAD_MAX_BYTES=$((4 << 20)) "$B/test/load_test"
   unset GPUCRYPTO_MODULE_DIR TSAN_OPTIONS
-  finish "tsan: engine_test, bulk_engine_test, load_test clean ($(stamp))"
+  finish "tsan: engine_test, chained_dispatch_test, bulk_engine_test, load_test clean ($(stamp))"
 }
 
 # --- plain build shared by valgrind and ctgrind -----------------------------------

@@ -27,8 +27,12 @@ constexpr const char* kOurs = "provider=gpucrypto";
 constexpr const char* kDefault = "provider=default";
 
 // The default provider's ciphers the tables compare with.
-const char* const kDefaultCiphers[] = {"AES-128-ECB", "AES-128-CTR", "AES-192-ECB", "AES-192-CTR",
-                                       "AES-256-ECB", "AES-256-CTR", "SM4-ECB",     "SM4-CTR"};
+const char* const kDefaultCiphers[] = {
+    "AES-128-ECB", "AES-128-CTR", "AES-128-CBC", "AES-128-CFB", "AES-128-OFB", "AES-128-CFB8",
+    "AES-128-CFB1", "AES-192-ECB", "AES-192-CTR", "AES-192-CBC", "AES-192-CFB", "AES-192-OFB",
+    "AES-192-CFB8", "AES-192-CFB1", "AES-256-ECB", "AES-256-CTR", "AES-256-CBC", "AES-256-CFB",
+    "AES-256-OFB", "AES-256-CFB8", "AES-256-CFB1", "SM4-ECB", "SM4-CTR", "SM4-CBC",
+    "SM4-CFB", "SM4-OFB"};
 
 const std::vector<size_t> kPathsSizes{16, 256, 4 << 10, 16 << 10, 1 << 20, 16 << 20};
 const std::vector<size_t> kThreadsSizes{1 << 20, 16 << 20};
@@ -36,7 +40,7 @@ const std::vector<size_t> kMessagesSizes{16, 64, 256};
 const std::vector<size_t> kSeedSizes{16,       64,        256,       1 << 10, 4 << 10,  16 << 10,
                                      64 << 10, 256 << 10, 1 << 20,  4 << 20, 16 << 20, 64 << 20};
 
-std::string mode_suffix(const std::string& cipher) { return cipher.substr(cipher.size() - 3); }
+std::string mode_suffix(const std::string& cipher) { return cipher.substr(cipher.rfind('-') + 1); }
 
 bool same_in_default(const std::string& cipher) {
   return cipher.rfind("AES-", 0) == 0 || cipher.rfind("SM4-", 0) == 0;
@@ -98,7 +102,7 @@ class Bench {
     for (Row& r : m.rows) {
       if (r.work) continue;  // probes bring their own
       const char* propq = r.provider == "default" ? kDefault : kOurs;
-      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io,
+      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io, opt_.decrypt,
                                                    mode == "messages");
     }
     measure(&m, opt_, cc_);
@@ -232,21 +236,30 @@ class Bench {
       size_t key_len, iv_len, block;
       cipher_lengths(ref, r.cipher, kOurs, &key_len, &iv_len, &block);
       const bool ecb = block > 1;
-      // ECB: whole blocks (24-byte blocks do not divide 1 MiB); CTR: a tail.
-      const size_t big = ecb ? ((size_t(1) << 20) / block + 3) * block : (size_t(1) << 20) + 101;
+      // ECB/CBC: whole blocks (24-byte blocks do not divide 1 MiB); streams: a
+      // tail. 1 MiB reaches the pool; the sequential modes never split, so
+      // they check 64 KiB (CBC/CFB encryption, OFB) or, one block call per
+      // byte/bit, 16 KiB (CFB8/CFB1: the ref back end's 1 MiB takes seconds).
+      const std::string mode = mode_suffix(r.cipher);
+      const bool sequential = mode == "OFB" || (!opt_.decrypt && (mode == "CBC" || mode == "CFB"));
+      const size_t big_base = mode == "CFB8" || mode == "CFB1" ? size_t(16) << 10
+                              : sequential                     ? size_t(64) << 10
+                                                               : size_t(1) << 20;
+      const size_t big = ecb ? (big_base / block + 3) * block : big_base + 101;
       for (size_t len : {ecb ? 7 * block : size_t(101), big}) {
         std::vector<uint8_t> key(key_len), iv(iv_len), in(len);
         fill_pattern(key.data(), key.size(), rng_++);
         fill_pattern(iv.data(), iv.size(), rng_++);
         fill_pattern(in.data(), in.size(), rng_++);
-        const auto expect = encrypt_once(ref, r.cipher, kOurs, key, iv, in);
+        const bool dec = opt_.decrypt;
+        const auto expect = encrypt_once(ref, r.cipher, kOurs, key, iv, in, dec);
         if (same_in_default(r.cipher) && defaults_.count(r.cipher) != 0)
           compare(r.cipher + " ref", expect,
-                  encrypt_once(cache_.default_only(), r.cipher, kDefault, key, iv, in),
+                  encrypt_once(cache_.default_only(), r.cipher, kDefault, key, iv, in, dec),
                   "the default provider", len);
         for (const Row& o : m.rows)
           if (o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl != "ref")
-            compare(o.label(), encrypt_once(o.libctx, o.cipher, kOurs, key, iv, in), expect,
+            compare(o.label(), encrypt_once(o.libctx, o.cipher, kOurs, key, iv, in, dec), expect,
                     "our ref back end", len);
       }
     }
@@ -299,6 +312,8 @@ int run(const Options& opt, int argc, char** argv) {
   info.min_time = opt.min_time;
   info.max_cell_time = opt.max_cell_time;
   for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "") + std::string(argv[i]);
+  if (opt.decrypt)
+    info.notes.push_back("direction: decrypt (every cipher row times EVP_DecryptUpdate, padding off)");
 
   // Each library context carries its own configuration; environment
   // overrides would silently apply to all of them.

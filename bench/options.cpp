@@ -40,6 +40,8 @@ reporting medians.
                      thread's CPU time (threads mode always uses wall-clock time)
   --backends LIST    our back ends in paths/seed mode (default ref,avx2,avx512;
                      also auto, cuda)
+  --direction D      encrypt | decrypt (default encrypt): which EVP update every
+                     cipher row times (CBC/CFB decryption is the parallel one)
   --threads N        threads mode: the parallel thread count (default: online
                      CPUs, at least 2)
   --mt-min-bytes N   threads mode: provider mt_min_bytes (default 0: always split)
@@ -65,7 +67,7 @@ bool takes_value(const std::string& opt) {
   static const char* const kValued[] = {
       "--mode",     "--filter",        "--sizes",     "--reps",       "--large-reps",
       "--min-time", "--max-cell-time", "--backends",  "--threads",    "--mt-min-bytes",
-      "--json",     "--markdown",      "--plot",      "--module-dir"};
+      "--json",     "--markdown",      "--plot",      "--module-dir", "--direction"};
   for (const char* k : kValued)
     if (opt == k) return true;
   return false;
@@ -181,6 +183,9 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       opt->max_cell_time = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || !(opt->max_cell_time >= 0) || opt->max_cell_time > 3600)
         return fail("bad --max-cell-time (seconds, 0 .. 3600)");
+    } else if (a == "--direction") {
+      if (value != "encrypt" && value != "decrypt") return fail("--direction takes encrypt or decrypt");
+      opt->decrypt = value == "decrypt";
     } else if (a == "--backends") {
       opt->backends = split(value, ',');
       for (const auto& b : opt->backends)

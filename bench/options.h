@@ -24,6 +24,7 @@ struct Options {
   size_t mt_min_bytes = 0;                   // threads mode: provider mt_min_bytes
   bool list = false;                         // list the ciphers found and exit
   bool elapsed = false;                      // paths/seed: divide by wall time, not CPU time
+  bool decrypt = false;                      // --direction decrypt: EVP_DecryptUpdate rows
 };
 
 inline constexpr size_t kLargeSize = size_t(16) << 20;

@@ -26,11 +26,17 @@ std::string conf_quote(const std::string& s) {
   return q + "\"";
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+// The modes in table order; a name's mode is what follows its last '-'.
+const char* const kModeOrder[] = {"ECB", "CTR", "CBC", "CFB", "OFB", "CFB8", "CFB1"};
+
+int mode_rank(const std::string& name) {
+  const std::string m = name.substr(name.rfind('-') + 1);
+  for (int i = 0; i < int(std::size(kModeOrder)); ++i)
+    if (m == kModeOrder[i]) return i;
+  return -1;
 }
 
-bool wanted_mode(const std::string& name) { return ends_with(name, "-ECB") || ends_with(name, "-CTR"); }
+bool wanted_mode(const std::string& name) { return name.find('-') != std::string::npos && mode_rank(name) >= 0; }
 
 struct Collect {
   const std::string* provider;
@@ -170,10 +176,10 @@ OSSL_LIB_CTX* ContextCache::default_only() {
 bool cipher_name_less(const std::string& a, const std::string& b) {
   const int fa = family_rank(a), fb = family_rank(b);
   if (fa != fb) return fa < fb;
-  // ECB before CTR within one cipher.
-  const std::string ba = a.substr(0, a.size() - 4), bb = b.substr(0, b.size() - 4);
+  // Within one cipher: ECB, CTR, CBC, CFB, OFB, CFB8, CFB1.
+  const std::string ba = a.substr(0, a.rfind('-')), bb = b.substr(0, b.rfind('-'));
   if (ba != bb) return tokens(ba) < tokens(bb);
-  return ends_with(a, "-ECB") && !ends_with(b, "-ECB");
+  return mode_rank(a) < mode_rank(b);
 }
 
 std::vector<std::string> provider_ciphers(OSSL_LIB_CTX* ctx, const std::string& provider) {

@@ -442,7 +442,7 @@ std::string header_text(const RunInfo& info, bool md) {
        std::to_string(info.large_reps) + " from 16 MiB up; fewer where they would exceed " +
        printf_string("%g", info.max_cell_time) + " s per cell), each >= " +
        printf_string("%g", info.min_time) +
-       " s of back-to-back EVP_EncryptUpdate calls, rows alternating round-robin\n";
+       " s of back-to-back EVP_EncryptUpdate (--direction decrypt: EVP_DecryptUpdate) calls, rows alternating round-robin\n";
   s += b + std::string("command: ") + (md ? "`" + info.command_line + "`" : info.command_line) + "\n";
   for (const auto& n : info.notes) s += b + std::string("note: ") + n + "\n";
   return s;

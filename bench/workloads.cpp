@@ -16,8 +16,10 @@
 namespace gpucrypto::bench {
 namespace {
 
+// ECB and CBC take whole blocks (padding off); the other modes are streams.
 bool is_ecb(const std::string& name) {
-  return name.size() > 4 && name.compare(name.size() - 4, 4, "-ECB") == 0;
+  auto ends = [&](const char* s) { return name.size() > 4 && name.compare(name.size() - 4, 4, s) == 0; };
+  return ends("-ECB") || ends("-CBC");
 }
 
 std::vector<uint8_t> random_bytes(size_t n) {
@@ -34,10 +36,12 @@ CipherPtr fetch(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::stri
   return c;
 }
 
-// Initialises `ctx` for encryption with padding off.
+// Initialises `ctx` for encryption (or decryption) with padding off.
 void init_encrypt(EVP_CIPHER_CTX* ctx, const EVP_CIPHER* cipher, const std::string& label,
-                  const std::vector<uint8_t>& key, const std::vector<uint8_t>& iv) {
-  if (EVP_EncryptInit_ex2(ctx, cipher, key.data(), iv.empty() ? nullptr : iv.data(), nullptr) != 1 ||
+                  const std::vector<uint8_t>& key, const std::vector<uint8_t>& iv,
+                  bool decrypt = false) {
+  if (EVP_CipherInit_ex2(ctx, cipher, key.data(), iv.empty() ? nullptr : iv.data(), decrypt ? 0 : 1,
+                         nullptr) != 1 ||
       EVP_CIPHER_CTX_set_padding(ctx, 0) != 1)
     throw std::runtime_error("cannot initialise " + label + ": " + openssl_errors());
 }
@@ -75,15 +79,18 @@ Buffer::~Buffer() { std::free(p_); }
 IoBuffers::IoBuffers(size_t n) : in(n), out(n) { fill_pattern(in.data(), n, n); }
 
 EvpCipherWorkload::EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
-                                     const std::string& propq, const IoBuffers& io,
+                                     const std::string& propq, const IoBuffers& io, bool decrypt,
                                      bool per_message)
-    : label_(cipher + " (" + propq + ")"), io_(io), per_message_(per_message) {
+    : label_(cipher + (decrypt ? " decrypt (" : " (") + propq + ")"),
+      decrypt_(decrypt),
+      io_(io),
+      per_message_(per_message) {
   cipher_ = fetch(libctx, cipher, propq);
   ctx_ = new_ctx();
   if (is_ecb(cipher)) block_ = size_t(EVP_CIPHER_get_block_size(cipher_.get()));
   iv_ = random_bytes(size_t(EVP_CIPHER_get_iv_length(cipher_.get())));
   init_encrypt(ctx_.get(), cipher_.get(), label_,
-               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))), iv_);
+               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))), iv_, decrypt_);
 }
 
 size_t EvpCipherWorkload::usable_bytes(size_t size) const {
@@ -97,17 +104,17 @@ void EvpCipherWorkload::run(size_t len, uint64_t iters) {
   for (uint64_t i = 0; i < iters; ++i) {
     if (per_message_) {
       if (!iv_.empty()) ++iv_[i % iv_.size()];  // a new IV per message
-      if (EVP_EncryptInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
-                              nullptr) != 1)
-        throw std::runtime_error("EVP_EncryptInit_ex2 (new IV) failed for " + label_ + ": " +
+      if (EVP_CipherInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
+                             decrypt_ ? 0 : 1, nullptr) != 1)
+        throw std::runtime_error("EVP_CipherInit_ex2 (new IV) failed for " + label_ + ": " +
                                  openssl_errors());
     }
     int outl = 0;
-    if (EVP_EncryptUpdate(ctx_.get(), out, &outl, in, int(len)) != 1 || size_t(outl) != len)
-      throw std::runtime_error("EVP_EncryptUpdate failed for " + label_ + " at " +
+    if (EVP_CipherUpdate(ctx_.get(), out, &outl, in, int(len)) != 1 || size_t(outl) != len)
+      throw std::runtime_error("EVP_CipherUpdate failed for " + label_ + " at " +
                                std::to_string(len) + " bytes: " + openssl_errors());
-    if (per_message_ && (EVP_EncryptFinal_ex(ctx_.get(), out + len, &outl) != 1 || outl != 0))
-      throw std::runtime_error("EVP_EncryptFinal_ex failed for " + label_ + ": " +
+    if (per_message_ && (EVP_CipherFinal_ex(ctx_.get(), out + len, &outl) != 1 || outl != 0))
+      throw std::runtime_error("EVP_CipherFinal_ex failed for " + label_ + ": " +
                                openssl_errors());
   }
 }
@@ -204,15 +211,16 @@ void MemoryProbeWorkload::run(size_t len, uint64_t iters) {
 
 std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                   const std::string& propq, const std::vector<uint8_t>& key,
-                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in) {
+                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in,
+                                  bool decrypt) {
   const CipherPtr c = fetch(libctx, cipher, propq);
   const CipherCtxPtr ctx = new_ctx();
-  init_encrypt(ctx.get(), c.get(), cipher, key, iv);
+  init_encrypt(ctx.get(), c.get(), cipher, key, iv, decrypt);
   std::vector<uint8_t> out(in.size() + 64);
   int n1 = 0, n2 = 0;
-  if (EVP_EncryptUpdate(ctx.get(), out.data(), &n1, in.data(), int(in.size())) != 1 ||
-      EVP_EncryptFinal_ex(ctx.get(), out.data() + n1, &n2) != 1)
-    throw std::runtime_error("encryption failed for " + cipher + " (" + propq +
+  if (EVP_CipherUpdate(ctx.get(), out.data(), &n1, in.data(), int(in.size())) != 1 ||
+      EVP_CipherFinal_ex(ctx.get(), out.data() + n1, &n2) != 1)
+    throw std::runtime_error(std::string(decrypt ? "decryption" : "encryption") + " failed for " + cipher + " (" + propq +
                              "): " + openssl_errors());
   out.resize(size_t(n1 + n2));
   return out;

@@ -61,15 +61,16 @@ struct EvpCipherCtxFree {
 using CipherPtr = std::unique_ptr<EVP_CIPHER, EvpCipherFree>;
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
 
-// EVP_EncryptUpdate(ctx, out, in, len) on a context initialised once with
-// a random key and IV (padding off for ECB). CTR contexts keep streaming.
-// Per message (`per_message`): every operation is a message of its own under
-// a new IV on the same key: EVP_EncryptInit_ex2(ctx, NULL, NULL, iv) +
-// update + final, the small-message pattern of protocols.
+// EVP_EncryptUpdate (or, with `decrypt`, EVP_DecryptUpdate) of (out, in,
+// len) on a context initialised once with a random key and IV (padding off
+// for ECB and CBC). Stream contexts (CTR, CFB, OFB) keep streaming, CBC keeps
+// chaining. Per message (`per_message`): every operation is a message of its
+// own under a new IV on the same key: EVP_CipherInit_ex2(ctx, NULL, NULL, iv)
+// + update + final, the small-message pattern of protocols.
 class EvpCipherWorkload : public Workload {
  public:
   EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
-                    const IoBuffers& io, bool per_message = false);
+                    const IoBuffers& io, bool decrypt = false, bool per_message = false);
   size_t usable_bytes(size_t size) const override;
   void run(size_t len, uint64_t iters) override;
 
@@ -78,6 +79,7 @@ class EvpCipherWorkload : public Workload {
   CipherPtr cipher_;
   CipherCtxPtr ctx_;
   size_t block_ = 1;
+  bool decrypt_ = false;
   const IoBuffers& io_;
   bool per_message_;
   std::vector<uint8_t> iv_;
@@ -141,10 +143,12 @@ class MemoryProbeWorkload : public Workload {
   Gang gang_;
 };
 
-// One-shot encryption for the correctness check (update + final).
+// One-shot encryption (or decryption) for the correctness check (update +
+// final, padding off for ECB and CBC).
 std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                   const std::string& propq, const std::vector<uint8_t>& key,
-                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in);
+                                  const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in,
+                                  bool decrypt = false);
 
 // Key and IV lengths of a cipher (throws when it cannot be fetched).
 void cipher_lengths(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,

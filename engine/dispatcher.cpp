@@ -1,22 +1,21 @@
 #include "engine/dispatcher.h"
 
+#include <openssl/crypto.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
 
 #include "engine/offload.h"
 #include "engine/thread_pool.h"
 
 namespace gpucrypto {
 namespace {
-
-// Pool jobs are cut into chunks of about this many bytes (whole blocks),
-// claimed one at a time: small enough that a helper which loses its core
-// holds back little, large enough that claiming one (an atomic add and an
-// indirect call) costs ~1% of running it. A job of one chunk never touches
-// the pool.
-constexpr size_t kChunkBytes = 64 * 1024;
 
 const char* served_name(Served s) {
   switch (s) {
@@ -27,6 +26,19 @@ const char* served_name(Served s) {
   return "calling-thread";
 }
 
+const char* kind_name(JobKind k) {
+  switch (k) {
+    case JobKind::kEcbEncrypt: return "ECB encrypt";
+    case JobKind::kEcbDecrypt: return "ECB decrypt";
+    case JobKind::kCtr: return "CTR encrypt";
+    case JobKind::kCbcDecrypt: return "CBC decrypt";
+    case JobKind::kCfbDecrypt: return "CFB decrypt";
+  }
+  return "?";
+}
+
+bool chained(JobKind k) { return k == JobKind::kCbcDecrypt || k == JobKind::kCfbDecrypt; }
+
 // Rate-limited (1 line per 100 ms per process) stderr log of large calls.
 void log_served(const CipherJob& job, Served s, size_t threads) {
   static std::atomic<int64_t> last{0};
@@ -35,18 +47,108 @@ void log_served(const CipherJob& job, Served s, size_t threads) {
                           .count();
   int64_t prev = last.load(std::memory_order_relaxed);
   if (now - prev < 100 || !last.compare_exchange_strong(prev, now)) return;
-  std::fprintf(stderr, "gpucrypto: %zu bytes %s %s via %s (%s, %zu threads)\n",
-               job.nblocks * job.block_bytes, job.ctr_mode ? "CTR" : "ECB",
-               job.ctr_mode || job.encrypt ? "encrypt" : "decrypt", served_name(s), job.hw->name,
+  std::fprintf(stderr, "gpucrypto: %zu bytes %s via %s (%s, %zu threads)\n",
+               job.nblocks * job.block_bytes, kind_name(job.kind), served_name(s), job.hw->name,
                threads);
 }
 
 // Hands the job to the GPU; returns how many leading blocks it completed
 // (all of them, or fewer after a CUDA error: the rest is untouched).
 size_t try_gpu(const CipherJob& job) {
-  gpu::Job g{*job.gpu_cipher, job.key, job.keylen, job.ctr_mode, job.encrypt,
+  const bool ctr = job.kind == JobKind::kCtr;
+  gpu::Job g{*job.gpu_cipher, job.key, job.keylen, ctr, job.kind == JobKind::kEcbEncrypt,
              job.ctr,         job.in,  job.out,    job.nblocks};
   return gpu::run_blocks(g);
+}
+
+// The GPU's ECB transform of n blocks in -> out (a finished prefix, as above).
+size_t gpu_ecb(const CipherJob& job, bool encrypt, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n == 0) return 0;
+  gpu::Job g{*job.gpu_cipher, job.key, job.keylen, false, encrypt, nullptr, in, out, n};
+  return gpu::run_blocks(g);
+}
+
+// CBC/CFB decryption on the GPU's ECB kernels, the XOR on the CPU, in slices
+// of at most kGpuSliceBytes. Returns how many leading blocks of out are
+// finished; `chain` (the ciphertext block before in[0]) becomes the
+// ciphertext block before the first unfinished block. With in == out the
+// device writes into a staging buffer, since the XOR still needs the
+// ciphertext the output overwrites.
+constexpr size_t kGpuSliceBytes = 64u << 20;
+std::atomic<size_t> g_gpu_slice_bytes{kGpuSliceBytes};  // testing::set_gpu_slice_bytes
+
+size_t gpu_chained(const CipherJob& job, uint8_t* chain) {
+  const size_t bs = job.block_bytes, n = job.nblocks;
+  const bool cfb = job.kind == JobKind::kCfbDecrypt;
+  const size_t slice = std::max<size_t>(g_gpu_slice_bytes.load(std::memory_order_relaxed) / bs, 2);
+  const bool in_place = job.in == job.out;
+  std::unique_ptr<uint8_t[]> tmp;
+  const size_t tmp_bytes = std::min(slice, n) * bs;
+  if (in_place) {
+    tmp.reset(new (std::nothrow) uint8_t[tmp_bytes]);
+    if (!tmp) return 0;
+  }
+  size_t done = 0;
+  while (done < n) {
+    const size_t k = std::min(slice, n - done);
+    const uint8_t* x = job.in + done * bs;
+    uint8_t* y = job.out + done * bs;
+    uint8_t* dst = in_place ? tmp.get() : y;
+    // g blocks of dst hold T(x_i): CBC D(in[i]); CFB E(in[i-1]), block 0's
+    // from `chain` on the CPU (it is not in the input).
+    size_t g;
+    if (cfb) {
+      g = 1 + gpu_ecb(job, true, x, dst + bs, k - 1);
+      job.hw->encrypt(job.ks, chain, dst, 1);
+    } else {
+      g = gpu_ecb(job, false, x, dst, k);
+    }
+    if (g == 0) break;
+    uint8_t next[kMaxBlockBytes];
+    std::memcpy(next, x + (g - 1) * bs, bs);  // before in == out overwrites it
+    if (cfb) {
+      xor_bytes(y, x, dst, g * bs);
+    } else {
+      xor_bytes(dst + bs, dst + bs, x, (g - 1) * bs);
+      xor_bytes(dst, dst, chain, bs);
+      if (dst != y) std::memcpy(y, dst, g * bs);
+    }
+    std::memcpy(chain, next, bs);
+    done += g;
+    if (g < k) break;  // a CUDA error: the CPU finishes from here
+  }
+  if (tmp) OPENSSL_cleanse(tmp.get(), tmp_bytes);
+  return done;
+}
+
+// Pool chunks of a CBC/CFB decryption: chunk [b, e) chains to the input block
+// before b. With in == out the chunk before may already have overwritten it,
+// so those boundary blocks are saved before any chunk runs.
+void chained_parallel(const CipherJob& job, size_t chunk, size_t threads) {
+  const size_t bs = job.block_bytes;
+  const size_t nchunks = (job.nblocks + chunk - 1) / chunk;
+  std::vector<uint8_t> saved;
+  if (job.in == job.out) {
+    saved.resize((nchunks - 1) * bs);
+    for (size_t c = 1; c < nchunks; ++c)
+      std::memcpy(saved.data() + (c - 1) * bs, job.in + (c * chunk - 1) * bs, bs);
+  }
+  ThreadPool::instance().parallel_for(
+      job.nblocks, chunk,
+      [&](size_t b, size_t e) {
+        uint8_t reg[kMaxBlockBytes];
+        const uint8_t* chain = b == 0 ? job.ctr
+                               : saved.empty() ? job.in + (b - 1) * bs
+                                               : saved.data() + (b / chunk - 1) * bs;
+        std::memcpy(reg, chain, bs);
+        CipherJob part = job;
+        part.ctr = reg;
+        part.in += b * bs;
+        part.out += b * bs;
+        part.nblocks = e - b;
+        run_inline(part);
+      },
+      threads);
 }
 
 // The part of `job` from block `first` on, as a job of its own.
@@ -56,7 +158,7 @@ CipherJob tail_of(const CipherJob& job, size_t first, uint8_t* ctr_buf) {
   t.in += off;
   t.out += off;
   t.nblocks -= first;
-  if (job.ctr_mode) {
+  if (job.kind == JobKind::kCtr) {
     std::memcpy(ctr_buf, job.ctr, job.block_bytes);
     ctr_add(ctr_buf, job.block_bytes, first);
     t.ctr = ctr_buf;
@@ -66,62 +168,92 @@ CipherJob tail_of(const CipherJob& job, size_t first, uint8_t* ctr_buf) {
 
 }  // namespace
 
+namespace testing {
+void set_gpu_slice_bytes(size_t bytes) {
+  g_gpu_slice_bytes.store(bytes != 0 ? bytes : kGpuSliceBytes, std::memory_order_relaxed);
+}
+}  // namespace testing
+
 void run_blocks(const CipherJob& job, size_t first, size_t n) {
-  const size_t off = first * job.block_bytes;
-  if (!job.ctr_mode) {
-    (job.encrypt ? job.hw->encrypt : job.hw->decrypt)(job.ks, job.in + off, job.out + off, n);
-    return;
+  const size_t bs = job.block_bytes, off = first * bs;
+  CipherJob part = job;
+  part.in += off;
+  part.out += off;
+  part.nblocks = n;
+  // Each chunk's counter is IV + first, with full carry; a chained chunk's
+  // register is the input block before it.
+  uint8_t reg[kMaxBlockBytes];
+  if (job.kind == JobKind::kCtr) {
+    std::memcpy(reg, job.ctr, bs);
+    ctr_add(reg, bs, first);
+    part.ctr = reg;
+  } else if (chained(job.kind)) {
+    std::memcpy(reg, first == 0 ? job.ctr : job.in + off - bs, bs);
+    part.ctr = reg;
   }
-  // Each chunk's counter is IV + first, with full carry.
-  uint8_t ctr[kMaxBlockBytes];
-  std::memcpy(ctr, job.ctr, job.block_bytes);
-  ctr_add(ctr, job.block_bytes, first);
-  job.hw->ctr(job.ks, ctr, job.in + off, job.out + off, n);
+  run_inline(part);
 }
 
 Served dispatch_large(const CipherJob& whole, const EngineConfig& cfg) {
   const size_t bytes = whole.nblocks * whole.block_bytes;
   if (bytes == 0) return Served::kCallingThread;
+  const size_t bs = whole.block_bytes;
+  const bool chain = chained(whole.kind);
+  // Chained jobs end with the register at the last ciphertext block, which
+  // an in-place job overwrites: keep it now. chain_buf carries the register
+  // from the GPU's finished prefix to the CPU's rest.
+  uint8_t last[kMaxBlockBytes], chain_buf[kMaxBlockBytes];
+  if (chain) {
+    std::memcpy(last, whole.in + bytes - bs, bs);
+    std::memcpy(chain_buf, whole.ctr, bs);
+  }
 
   // The one offload rule (engine/offload.h); the GPU returns a finished prefix.
   size_t gpu_done = 0;
   if (whole.gpu_cipher && gpu_offload_worth(bytes, cfg)) {
-    gpu_done = try_gpu(whole);
+    gpu_done = chain ? gpu_chained(whole, chain_buf) : try_gpu(whole);
     if (gpu_done == whole.nblocks) {
-      if (whole.ctr_mode) ctr_add(whole.ctr, whole.block_bytes, whole.nblocks);
+      if (whole.kind == JobKind::kCtr) ctr_add(whole.ctr, bs, whole.nblocks);
+      if (chain) std::memcpy(whole.ctr, last, bs);
       if (cfg.log) log_served(whole, Served::kGpu, 0);
       return Served::kGpu;
     }
   }
   // Whatever the GPU did not finish (all of it, usually) runs on the CPU:
-  // the pool for large remainders, else the calling thread.
+  // the pool for large remainders, else the calling thread. The CPU's
+  // register is a copy (job.ctr may be ctr_buf); the caller's is set below.
   uint8_t ctr_buf[kMaxBlockBytes];
-  const CipherJob job = gpu_done == 0 ? whole : tail_of(whole, gpu_done, ctr_buf);
-  const size_t rest = job.nblocks * job.block_bytes;
+  CipherJob job = gpu_done == 0 ? whole : tail_of(whole, gpu_done, ctr_buf);
+  if (chain) job.ctr = chain_buf;
+  const size_t rest = job.nblocks * bs;
   Served served = Served::kCallingThread;
 
-  const size_t chunk = (kChunkBytes + job.block_bytes - 1) / job.block_bytes;
+  const size_t chunk = (kChunkBytes + bs - 1) / bs;
   if (rest >= cfg.mt_min_bytes && cfg.threads != 1 && job.nblocks > chunk) {
     ThreadPool& pool = ThreadPool::instance();
     const size_t threads = cfg.threads != 0 ? cfg.threads : pool.threads();
     if (threads > 1) {
-      pool.parallel_for(job.nblocks, chunk,
-                        [&job](size_t b, size_t e) { run_blocks(job, b, e - b); }, threads);
+      if (chain) {
+        chained_parallel(job, chunk, threads);
+      } else {
+        pool.parallel_for(job.nblocks, chunk,
+                          [&job](size_t b, size_t e) { run_blocks(job, b, e - b); }, threads);
+      }
       served = Served::kThreadPool;
       if (cfg.log) log_served(job, served, threads);
     }
   }
   if (served == Served::kCallingThread) {
-    if (job.ctr_mode) {
-      uint8_t c[kMaxBlockBytes];  // job.ctr may be ctr_buf; the caller's is advanced below
-      std::memcpy(c, job.ctr, job.block_bytes);
-      job.hw->ctr(job.ks, c, job.in, job.out, job.nblocks);
-    } else {
-      run_blocks(job, 0, job.nblocks);
+    uint8_t c[kMaxBlockBytes];
+    if (job.kind == JobKind::kCtr || chain) {
+      std::memcpy(c, job.ctr, bs);
+      job.ctr = c;
     }
+    run_inline(job);
     if (cfg.log && bytes >= cfg.mt_min_bytes) log_served(job, served, 1);
   }
-  if (whole.ctr_mode) ctr_add(whole.ctr, whole.block_bytes, whole.nblocks);
+  if (whole.kind == JobKind::kCtr) ctr_add(whole.ctr, bs, whole.nblocks);
+  if (chain) std::memcpy(whole.ctr, last, bs);
   return gpu_done != 0 ? Served::kGpu : served;
 }
 

@@ -10,18 +10,26 @@
 #include <optional>
 
 #include "ciphers/block_cipher.h"
+#include "engine/block_modes.h"
 #include "gpu/gpu_backend.h"
 #include "engine/config.h"
 
 namespace gpucrypto {
 
+// What a job computes over its whole blocks. ECB and CTR are independent per
+// block; CBC and CFB decryption depend only on ciphertext, which is all in
+// the input, so they split like the others (engine/block_modes.h).
+enum class JobKind : uint8_t { kEcbEncrypt, kEcbDecrypt, kCtr, kCbcDecrypt, kCfbDecrypt };
+
 struct CipherJob {
   const CipherHw* hw;
   const void* ks;
   size_t block_bytes;
-  bool ctr_mode;     // false: ECB
-  bool encrypt;      // ECB direction
-  uint8_t* ctr;      // CTR: counter block, advanced by nblocks on return
+  JobKind kind;
+  // CTR: the counter block, advanced by nblocks on return. CBC/CFB
+  // decryption: the ciphertext block before in[0] (the IV first), left as
+  // the last ciphertext block of the job on return.
+  uint8_t* ctr;
   const uint8_t* in;
   uint8_t* out;
   size_t nblocks;
@@ -37,30 +45,64 @@ enum class Served { kCallingThread, kThreadPool, kGpu };
 // Large jobs: GPU, thread pool or calling thread (dispatcher.cpp).
 Served dispatch_large(const CipherJob& job, const EngineConfig& cfg);
 
+// Pool jobs are cut into chunks of about this many bytes (whole blocks),
+// claimed one at a time: small enough that a helper which loses its core
+// holds back little, large enough that claiming one (an atomic add and an
+// indirect call) costs ~1% of running it. A job of one chunk never touches
+// the pool.
+inline constexpr size_t kChunkBytes = 64 * 1024;
+
 // Small calls stay inline on the calling thread: no pool, no GPU runtime,
 // nothing but the cipher itself (16-byte updates cost what the cipher costs).
-// Calls moving fewer bytes than this are small: below mt_min_bytes and below
-// an explicit gpu_min_bytes. Callers that dispatch many calls under one
-// configuration (a cipher context) may compute it once.
+// Calls moving fewer bytes than this are small: the pool would not split
+// them (below mt_min_bytes, or one chunk at most), and the GPU would not take
+// them (below an explicit gpu_min_bytes, else below mt_min_bytes; or no
+// usable GPU). Only when a GPU limit is below the pool's is the GPU asked
+// whether it is usable (which initialises its runtime once): the default
+// settings never do that for small calls. Callers that dispatch many calls
+// under one configuration (a cipher context) may compute it once.
 inline size_t small_call_limit(const EngineConfig& cfg) {
-  return cfg.gpu_min_bytes && *cfg.gpu_min_bytes < cfg.mt_min_bytes ? *cfg.gpu_min_bytes
-                                                                     : cfg.mt_min_bytes;
+  const size_t pool = cfg.mt_min_bytes > kChunkBytes ? cfg.mt_min_bytes : kChunkBytes + 1;
+  const size_t gpu = cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : cfg.mt_min_bytes;
+  return gpu < pool && gpu::usable() ? gpu : pool;
+}
+
+// The whole job on the calling thread, through the hooks: what a small call
+// costs is the cipher itself (CBC/CFB decryption stage through a stack buffer
+// of the hook's batches, engine/block_modes.h).
+inline void run_inline(const CipherJob& job) {
+  switch (job.kind) {
+    case JobKind::kEcbEncrypt: job.hw->encrypt(job.ks, job.in, job.out, job.nblocks); break;
+    case JobKind::kEcbDecrypt: job.hw->decrypt(job.ks, job.in, job.out, job.nblocks); break;
+    case JobKind::kCtr: job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks); break;
+    case JobKind::kCbcDecrypt:
+      cbc_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
+      break;
+    case JobKind::kCfbDecrypt:
+      cfb_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
+      break;
+  }
 }
 
 inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
   const size_t bytes = job.nblocks * job.block_bytes;
   if (bytes < small_call_limit(cfg)) {
-    if (job.ctr_mode) {
-      job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks);
-    } else {
-      (job.encrypt ? job.hw->encrypt : job.hw->decrypt)(job.ks, job.in, job.out, job.nblocks);
-    }
+    run_inline(job);
     return Served::kCallingThread;
   }
   return dispatch_large(job, cfg);
 }
 
-// Runs whole blocks [first, first + n) of the job on the calling thread.
+// Runs whole blocks [first, first + n) of the job on the calling thread
+// (job.ctr is not advanced). CBC/CFB decryption chain block `first` to the
+// input block before it, so with in == out the blocks before `first` must
+// not have been processed yet.
 void run_blocks(const CipherJob& job, size_t first, size_t n);
+
+namespace testing {
+// CBC/CFB decryption on the GPU runs in slices of at most this many bytes
+// (default 64 MiB; 0 restores it): small values exercise the slice hand-over.
+void set_gpu_slice_bytes(size_t bytes);
+}  // namespace testing
 
 }  // namespace gpucrypto

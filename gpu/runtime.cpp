@@ -156,10 +156,18 @@ class Runtime {
     return *rt;
   }
 
+  // Asked by every call that is large enough to offload: once this process
+  // knows the answer it is one atomic load, no lock (so gpu_min_bytes=1
+  // without a GPU costs small calls nothing). The answer is forgotten by a
+  // fork (the child re-initialises), shutdown/reset, and disabling the GPU.
   bool usable() {
+    const int known = answer_.load(std::memory_order_acquire);
+    if (known != kUnknown) return known == kYes;
     std::lock_guard lock(mu_);
     init_locked();
-    return dev_ != nullptr && !disabled_;
+    const bool ok = dev_ != nullptr && !disabled_;
+    answer_.store(ok ? kYes : kNo, std::memory_order_release);
+    return ok;
   }
 
   std::string describe() {
@@ -228,6 +236,7 @@ class Runtime {
     if (dev_ != nullptr && pid_ == getpid()) dev_->release();
     dev_.reset();
     initialised_ = false;
+    answer_.store(kUnknown, std::memory_order_release);
   }
 
   void reset() { shutdown(); }
@@ -271,7 +280,10 @@ class Runtime {
     // Keep the mutex consistent across fork(): the child gets it unlocked
     // and notices the new pid on its next call.
     pthread_atfork([] { get().mu_.lock(); }, [] { get().mu_.unlock(); },
-                   [] { get().mu_.unlock(); });
+                   [] {
+                     get().answer_.store(kUnknown, std::memory_order_relaxed);
+                     get().mu_.unlock();
+                   });
   }
 
   void init_locked() {
@@ -542,6 +554,7 @@ class Runtime {
     if (disabled_) return;
     if (st.sticky || consecutive_failures_ >= kMaxConsecutiveFailures) {
       disabled_ = true;
+      answer_.store(kNo, std::memory_order_release);
       ++warnings_;
       std::fprintf(stderr,
                    "gpucrypto: warning: GPU disabled for this process after %d failed GPU "
@@ -586,6 +599,9 @@ class Runtime {
   std::mutex mu_;
   bool initialised_ = false;
   pid_t pid_ = 0;
+  // usable()'s answer for this process (see usable()).
+  static constexpr int kUnknown = 0, kYes = 1, kNo = 2;
+  std::atomic<int> answer_{kUnknown};
   std::unique_ptr<Device> dev_;
   std::string desc_;
   FaultPlan faults_;

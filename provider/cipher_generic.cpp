@@ -20,6 +20,40 @@ namespace {
 
 constexpr size_t kMaxKeyBytes = 64;
 
+// What each mode is, as the generic code asks it.
+constexpr bool block_mode(Mode m) { return m == Mode::kECB || m == Mode::kCBC; }  // padding
+constexpr bool has_iv(Mode m) { return m != Mode::kECB; }
+constexpr bool needs_decrypt_schedule(Mode m) { return m == Mode::kECB || m == Mode::kCBC; }
+// Re-init without an IV restarts these at the IV given last (the default
+// provider does; CTR instead continues at the next unused counter block).
+constexpr bool iv_resets(Mode m) { return m != Mode::kECB && m != Mode::kCTR; }
+
+unsigned evp_mode(Mode m) {
+  switch (m) {
+    case Mode::kECB: return EVP_CIPH_ECB_MODE;
+    case Mode::kCTR: return EVP_CIPH_CTR_MODE;
+    case Mode::kCBC: return EVP_CIPH_CBC_MODE;
+    case Mode::kCFB:
+    case Mode::kCFB1:
+    case Mode::kCFB8: return EVP_CIPH_CFB_MODE;
+    case Mode::kOFB: return EVP_CIPH_OFB_MODE;
+  }
+  return 0;
+}
+
+// The engine job a mode and direction hand to the dispatcher for whole
+// blocks. The sequential ones (CBC/CFB encryption, OFB, CFB8, CFB1) never
+// dispatch: run() and register_stream() call engine/block_modes.h inline, so
+// their kind is never read.
+JobKind job_kind(Mode m, bool enc) {
+  switch (m) {
+    case Mode::kCTR: return JobKind::kCtr;
+    case Mode::kCBC: return JobKind::kCbcDecrypt;
+    case Mode::kCFB: return JobKind::kCfbDecrypt;
+    default: return enc ? JobKind::kEcbEncrypt : JobKind::kEcbDecrypt;
+  }
+}
+
 struct CipherCtx {
   const ProvCtx* prov = nullptr;
   const CipherDesc* desc = nullptr;
@@ -33,11 +67,18 @@ struct CipherCtx {
   bool has_dec_keys = false;
   bool enc = true;
   bool pad = true;
+  bool iv_set = false;    // an IV was given (re-init without one restarts at it)
+  bool use_bits = false;  // CFB1: update lengths count bits (EVP_CIPH_FLAG_LENGTH_BITS)
+  JobKind kind = JobKind::kEcbEncrypt;  // job_kind(mode, enc)
   uint8_t oiv[kMaxBlockBytes] = {};  // IV as given at init
-  uint8_t ctr[kMaxBlockBytes] = {};  // CTR: next counter block not yet started
-  uint8_t buf[kMaxBlockBytes] = {};  // ECB: partial block
-  size_t bufsz = 0;                  // ECB: bytes in buf
-  size_t num = 0;                    // CTR: bytes of the current block already used
+  // `updated-iv`. CTR: next counter block not yet started. CBC: the last
+  // ciphertext block. CFB: OpenSSL's register (after a partial block, its
+  // first `num` bytes are ciphertext, the rest the block's keystream). OFB:
+  // the current keystream block. CFB8/CFB1: the shift register.
+  uint8_t reg[kMaxBlockBytes] = {};
+  uint8_t buf[kMaxBlockBytes] = {};  // ECB/CBC: partial block
+  size_t bufsz = 0;                  // ECB/CBC: bytes in buf
+  size_t num = 0;                    // streams: bytes of the current block already used
   // CTR: keystream generated ahead, up to one batch of the implementation
   // (so a stream of small updates costs one batch per batch of bytes):
   // kstream[kpos, klen) is the keystream from the current stream position on.
@@ -102,16 +143,27 @@ bool partially_overlapping(const void* out, const void* in, size_t len) {
 }
 
 CipherJob make_job(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  CipherJob j{c->hw, c->ks, c->bs(), c->desc->mode == Mode::kCTR, c->enc, c->ctr, in, out,
+  CipherJob j{c->hw, c->ks, c->bs(), c->kind, c->reg, in, out,
               nblocks, c->desc->gpu, c->key, c->keylen};
   return j;
 }
 
+// Whole blocks of ECB, CBC, CTR or CFB decryption. CBC encryption is
+// sequential by definition: one single-block hook call per block, inline.
 void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
+  if (c->desc->mode == Mode::kCBC && c->enc) {
+    cbc_encrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
+    return;
+  }
   if (nblocks * c->bs() < c->inline_limit) {  // dispatch()'s small call, without building a job
-    if (c->desc->mode == Mode::kCTR) c->hw->ctr(c->ks, c->ctr, in, out, nblocks);
-    else (c->enc ? c->hw->encrypt : c->hw->decrypt)(c->ks, in, out, nblocks);
+    switch (c->kind) {
+      case JobKind::kEcbEncrypt: c->hw->encrypt(c->ks, in, out, nblocks); break;
+      case JobKind::kEcbDecrypt: c->hw->decrypt(c->ks, in, out, nblocks); break;
+      case JobKind::kCtr: c->hw->ctr(c->ks, c->reg, in, out, nblocks); break;
+      case JobKind::kCbcDecrypt: cbc_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks); break;
+      case JobKind::kCfbDecrypt: cfb_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks); break;
+    }
     return;
   }
   dispatch_large(make_job(c, in, out, nblocks), c->prov->config);
@@ -155,7 +207,7 @@ void advance_stream(CipherCtx* c, size_t t) {
     c->num = 0;
   }
   const size_t rem = c->rem_in(t);
-  ctr_add(c->ctr, bs, c->blocks_in(t) + (rem != 0 ? 1 : 0));
+  ctr_add(c->reg, bs, c->blocks_in(t) + (rem != 0 ? 1 : 0));
   c->num = rem;
 }
 
@@ -222,22 +274,29 @@ void* dupctx(void* vctx) {
 int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
             size_t ivlen, const OSSL_PARAM params[], bool enc) {
   auto* c = static_cast<CipherCtx*>(vctx);
+  const Mode m = c->desc->mode;
   c->enc = enc;
+  c->kind = job_kind(m, enc);
   c->bufsz = 0;
   c->num = 0;
   wipe_kstream(c);
-  if (iv != nullptr && c->desc->mode == Mode::kCTR) {
+  if (iv != nullptr && has_iv(m)) {
     if (ivlen != c->bs()) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "%s needs a %zu-byte IV, got %zu",
                  c->algo->name, c->bs(), ivlen);
       return 0;
     }
     std::memcpy(c->oiv, iv, ivlen);
-    std::memcpy(c->ctr, c->oiv, c->bs());
+    std::memcpy(c->reg, c->oiv, c->bs());
+    c->iv_set = true;
+  } else if (iv == nullptr && c->iv_set && iv_resets(m)) {
+    // CBC, CFB and OFB restart at the IV given last, as the default provider
+    // does (the register's chaining or keystream bytes are overwritten).
+    std::memcpy(c->reg, c->oiv, c->bs());
   }
-  // A re-init without an IV keeps the counter where the stream stopped (the
-  // next unused block), as the default provider does: restarting at the old
-  // IV under the same key would hand out the same keystream twice.
+  // A CTR re-init without an IV keeps the counter where the stream stopped
+  // (the next unused block), as the default provider does: restarting at the
+  // old IV under the same key would hand out the same keystream twice.
   if (key != nullptr) {
     if (keylen != c->algo->key_bytes) {
       GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s needs a %zu-byte key, got %zu",
@@ -257,13 +316,13 @@ int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned 
       OPENSSL_cleanse(c->ks, c->ks_size);  // re-key: no trace of the old schedule
     }
     c->hw = &hw;
-    c->has_dec_keys = c->desc->mode == Mode::kECB && !enc;
+    c->has_dec_keys = needs_decrypt_schedule(m) && !enc;
     hw.setkey(c->ks, key, keylen, c->has_dec_keys);
     OPENSSL_cleanse(c->key, sizeof c->key);
     std::memcpy(c->key, key, keylen);
     c->keylen = keylen;
     c->key_set = true;
-  } else if (c->key_set && c->desc->mode == Mode::kECB && !enc && !c->has_dec_keys) {
+  } else if (c->key_set && needs_decrypt_schedule(m) && !enc && !c->has_dec_keys) {
     // Switching an encrypt context to decrypt with the same key.
     c->hw->setkey(c->ks, c->key, c->keylen, true);
     c->has_dec_keys = true;
@@ -282,32 +341,40 @@ int dinit(void* vctx, const unsigned char* key, size_t keylen, const unsigned ch
 }
 
 // Common argument checks of update/cipher.
-bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* in, size_t inl,
-                  size_t out_shift) {
+// Raises the reason a check_update() argument set is bad (out of line: the
+// per-call path only evaluates the conditions).
+[[gnu::cold, gnu::noinline]] bool update_error(CipherCtx* c, unsigned char* out,
+                                               const unsigned char* in, size_t inl,
+                                               size_t out_shift) {
   if (!c->key_set) {
     GPUC_RAISE(c->prov, kErrNoKeySet, "%s: set a key with EVP_CipherInit before update",
                c->algo->name);
-    return false;
-  }
-  if (inl == 0) return true;
-  if (out == nullptr || in == nullptr) {
+  } else if (out == nullptr || in == nullptr) {
     GPUC_RAISE(c->prov, kErrNullOutput);
-    return false;
-  }
-  if (inl > SIZE_MAX / 2 || reinterpret_cast<uintptr_t>(in) + inl < reinterpret_cast<uintptr_t>(in)) {
+  } else if (inl > SIZE_MAX / 2 ||
+             reinterpret_cast<uintptr_t>(in) + inl < reinterpret_cast<uintptr_t>(in)) {
     GPUC_RAISE(c->prov, kErrLengthOverflow, "input length %zu", inl);
-    return false;
-  }
-  if (partially_overlapping(out + out_shift, in, inl)) {
+  } else if (partially_overlapping(out + out_shift, in, inl)) {
     GPUC_RAISE(c->prov, kErrOverlap);
-    return false;
+  } else {
+    return true;
   }
-  return true;
+  return false;
 }
 
-// --- ECB ---------------------------------------------------------------------
+inline bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* in, size_t inl,
+                         size_t out_shift) {
+  if (c->key_set &&
+      (inl == 0 || (out != nullptr && in != nullptr && inl <= SIZE_MAX / 2 &&
+                    reinterpret_cast<uintptr_t>(in) + inl >= reinterpret_cast<uintptr_t>(in) &&
+                    !partially_overlapping(out + out_shift, in, inl)))) [[likely]]
+    return true;
+  return update_error(c, out, in, inl, out_shift);
+}
 
-int ecb_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
+// --- ECB and CBC: padding, the held-back block -------------------------------
+
+int block_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
                const unsigned char* in, size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
   const size_t bs = c->bs();
@@ -359,7 +426,7 @@ int ecb_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
   return 1;
 }
 
-int ecb_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
+int block_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
   auto* c = static_cast<CipherCtx*>(vctx);
   const size_t bs = c->bs();
   *outl = 0;
@@ -465,7 +532,7 @@ int ctr_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
       return 0;
     }
     c->kgen_blocks = want;
-    fill_kstream(c, c->ctr, want);
+    fill_kstream(c, c->reg, want);
     done += use_kstream(c, in + done, out + done, inl - done);
   }
   *outl = inl;
@@ -482,28 +549,112 @@ int ctr_final(void* vctx, unsigned char*, size_t* outl, size_t) {
   return 1;
 }
 
+// --- CFB, OFB, CFB8, CFB1: streams over the register ------------------------
+
+// CFB and OFB over n bytes, exactly as OpenSSL's CRYPTO_cfb128_encrypt /
+// CRYPTO_ofb128_encrypt (for any block size): the rest of the current block
+// from the register, whole blocks through engine/block_modes.h (CFB
+// decryption through the dispatcher: it is parallel), a partial last block
+// from one more register block.
+void register_stream(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t n) {
+  const size_t bs = c->bs();
+  const bool cfb = c->desc->mode == Mode::kCFB;
+  size_t num = c->num;
+  while (num != 0 && n != 0) {
+    const uint8_t x = *in++, y = uint8_t(x ^ c->reg[num]);
+    *out++ = y;
+    if (cfb) c->reg[num] = c->enc ? y : x;  // the ciphertext byte (direction is public)
+    --n;
+    if (++num == bs) num = 0;
+  }
+  const size_t blocks = c->blocks_in(n);
+  if (blocks != 0) {
+    if (!cfb) ofb_crypt(*c->hw, c->ks, bs, c->reg, in, out, blocks);
+    else if (c->enc) cfb_encrypt(*c->hw, c->ks, bs, c->reg, in, out, blocks);
+    else run(c, in, out, blocks);
+    in += blocks * bs;
+    out += blocks * bs;
+    n -= blocks * bs;
+  }
+  if (n != 0) {
+    c->hw->encrypt(c->ks, c->reg, c->reg, 1);
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t x = in[i], y = uint8_t(x ^ c->reg[i]);
+      out[i] = y;
+      if (cfb) c->reg[i] = c->enc ? y : x;
+    }
+    num = n;
+  }
+  c->num = num;
+}
+
+// Bits per CFB1 call when lengths are bytes (inl * 8 must not overflow).
+constexpr size_t kCfb1ChunkBytes = size_t(1) << 20;
+
+int stream_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
+                  const unsigned char* in, size_t inl) {
+  auto* c = static_cast<CipherCtx*>(vctx);
+  const Mode m = c->desc->mode;
+  *outl = 0;
+  // CFB1 with use-bits: inl (and the reported length) count bits, as in the
+  // default provider; the buffers hold ceil(inl / 8) bytes.
+  const bool bits = m == Mode::kCFB1 && c->use_bits;
+  const size_t nbytes = bits ? inl / 8 + (inl % 8 != 0) : inl;
+  if (!check_update(c, out, in, nbytes, 0)) return 0;
+  if (inl == 0) return 1;
+  if (outsize < inl) {
+    GPUC_RAISE(c->prov, kErrOutputTooSmall, "need %zu bytes, have %zu", inl, outsize);
+    return 0;
+  }
+  const size_t bs = c->bs();
+  switch (m) {
+    case Mode::kCFB8:
+      cfb8_crypt(*c->hw, c->ks, bs, c->reg, in, out, inl, c->enc);
+      break;
+    case Mode::kCFB1:
+      if (bits) {
+        cfb1_crypt(*c->hw, c->ks, bs, c->reg, in, out, inl, c->enc);
+        break;
+      }
+      for (size_t done = 0; done < inl; done += kCfb1ChunkBytes) {
+        const size_t k = std::min(kCfb1ChunkBytes, inl - done);
+        cfb1_crypt(*c->hw, c->ks, bs, c->reg, in + done, out + done, k * 8, c->enc);
+      }
+      break;
+    default:
+      register_stream(c, in, out, inl);
+      break;
+  }
+  *outl = inl;
+  return 1;
+}
+
 int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
-  return c->desc->mode == Mode::kCTR ? ctr_update(vctx, out, outl, outsize, in, inl)
-                                     : ecb_update(vctx, out, outl, outsize, in, inl);
+  const Mode m = c->desc->mode;
+  if (m == Mode::kCTR) return ctr_update(vctx, out, outl, outsize, in, inl);
+  return block_mode(m) ? block_update(vctx, out, outl, outsize, in, inl)
+                       : stream_update(vctx, out, outl, outsize, in, inl);
 }
 
+// Streams have nothing left over at final: only the key check (ctr_final).
 int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
   auto* c = static_cast<CipherCtx*>(vctx);
-  return c->desc->mode == Mode::kCTR ? ctr_final(vctx, out, outl, outsize)
-                                     : ecb_final(vctx, out, outl, outsize);
+  return block_mode(c->desc->mode) ? block_final(vctx, out, outl, outsize)
+                                   : ctr_final(vctx, out, outl, outsize);
 }
 
-// EVP_Cipher(): one shot, no padding logic; ECB needs whole blocks.
+// EVP_Cipher(): one shot, no padding logic; ECB and CBC need whole blocks.
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
-  if (c->desc->mode == Mode::kCTR) return ctr_update(vctx, out, outl, outsize, in, inl);
+  if (!block_mode(c->desc->mode)) return update(vctx, out, outl, outsize, in, inl);
   *outl = 0;
   if (!check_update(c, out, in, inl, 0)) return 0;
   if (inl % c->bs() != 0) {
-    GPUC_RAISE(c->prov, kErrWrongFinalBlockLength, "EVP_Cipher on ECB needs whole blocks");
+    GPUC_RAISE(c->prov, kErrWrongFinalBlockLength, "EVP_Cipher on %s needs whole blocks",
+               mode_suffix(c->desc->mode));
     return 0;
   }
   if (outsize < inl) {
@@ -520,7 +671,8 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<CipherCtx*>(vctx);
   OSSL_PARAM* p;
-  const size_t ivlen = c->desc->mode == Mode::kCTR ? c->bs() : 0;
+  const Mode m = c->desc->mode;
+  const size_t ivlen = has_iv(m) ? c->bs() : 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
     goto bad;
@@ -528,10 +680,10 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
       !OSSL_PARAM_set_size_t(p, ivlen))
     goto bad;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, c->desc->mode == Mode::kCTR ? 1 : c->bs()))
+      !OSSL_PARAM_set_size_t(p, block_mode(m) ? c->bs() : 1))
     goto bad;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, c->desc->mode == Mode::kCTR ? EVP_CIPH_CTR_MODE : EVP_CIPH_ECB_MODE))
+      !OSSL_PARAM_set_uint(p, evp_mode(m)))
     goto bad;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
       !OSSL_PARAM_set_uint(p, c->pad ? 1 : 0))
@@ -543,12 +695,33 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
       !OSSL_PARAM_set_octet_string(p, c->oiv, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->oiv, ivlen))
     goto bad;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
-      !OSSL_PARAM_set_octet_string(p, c->ctr, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->ctr, ivlen))
+      !OSSL_PARAM_set_octet_string(p, c->reg, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->reg, ivlen))
     goto bad;
   return 1;
 bad:
   GPUC_RAISE(c->prov, kErrBadParam, "cannot return parameter '%s'", p->key);
   return 0;
+}
+
+// CTR resuming a stream at byte v of the block before ctr: that block's
+// keystream, from byte v on (ctr itself stays: it is the next block).
+bool resume_ctr(CipherCtx* c, unsigned v) {
+  wipe_kstream(c);
+  if (v == 0 || !c->key_set) return true;
+  uint8_t prev[kMaxBlockBytes];
+  std::memcpy(prev, c->reg, c->bs());
+  // prev = ctr - 1 (mod 2^(8*bs)); the counter is public, so the early exit is fine.
+  for (size_t i = c->bs(); i-- > 0;) {
+    if (prev[i]-- != 0) break;
+  }
+  if (!reserve_kstream(c, 1)) {
+    GPUC_RAISE(c->prov, kErrMalloc);
+    return false;
+  }
+  fill_kstream(c, prev, 1);
+  c->kpos = v;
+  c->kgen_blocks = 1;
+  return true;
 }
 
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
@@ -565,29 +738,23 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   }
   if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
     unsigned v;
-    if (!OSSL_PARAM_get_uint(p, &v) || v >= c->bs() || c->desc->mode != Mode::kCTR) {
-      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be below the block size, CTR only");
+    if (!OSSL_PARAM_get_uint(p, &v) || v >= c->bs() || block_mode(c->desc->mode)) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be below the block size, stream modes only");
       return 0;
     }
-    // Resuming a stream at byte v of the block before ctr: that block's
-    // keystream, from byte v on (ctr itself stays: it is the next block).
-    wipe_kstream(c);
-    if (v != 0 && c->key_set) {
-      uint8_t prev[kMaxBlockBytes];
-      std::memcpy(prev, c->ctr, c->bs());
-      // prev = ctr - 1 (mod 2^(8*bs)); the counter is public, so the early exit is fine.
-      for (size_t i = c->bs(); i-- > 0;) {
-        if (prev[i]-- != 0) break;
-      }
-      if (!reserve_kstream(c, 1)) {
-        GPUC_RAISE(c->prov, kErrMalloc);
-        return 0;
-      }
-      fill_kstream(c, prev, 1);
-      c->kpos = v;
-      c->kgen_blocks = 1;
-    }
+    // CFB and OFB resume from the register itself (it holds the current
+    // block's keystream); CFB8/CFB1 keep num, unused, as the default
+    // provider does.
+    if (c->desc->mode == Mode::kCTR && !resume_ctr(c, v)) return 0;
     c->num = v;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS)) != nullptr) {
+    unsigned v;
+    if (!OSSL_PARAM_get_uint(p, &v)) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'use-bits' must be an unsigned integer");
+      return 0;
+    }
+    c->use_bits = v != 0;
   }
   if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
     size_t v;
@@ -599,7 +766,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   }
   if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
     size_t v;
-    const size_t ivlen = c->desc->mode == Mode::kCTR ? c->bs() : 0;
+    const size_t ivlen = has_iv(c->desc->mode) ? c->bs() : 0;
     if (!OSSL_PARAM_get_size_t(p, &v) || v != ivlen) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "%s has a fixed %zu-byte IV", c->algo->name, ivlen);
       return 0;
@@ -622,6 +789,7 @@ const OSSL_PARAM kCtxGettable[] = {
 const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
     OSSL_PARAM_END};
@@ -645,19 +813,18 @@ const OSSL_PARAM* gettable(void*) { return kGettable; }
 // Algorithm-level parameters, as OpenSSL's ossl_cipher_generic_get_params.
 int get_params_for(const CipherDesc* d, OSSL_PARAM params[]) {
   const CipherAlgo& a = d->algo();
-  const bool ctr = d->mode == Mode::kCTR;
   OSSL_PARAM* p;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, ctr ? EVP_CIPH_CTR_MODE : EVP_CIPH_ECB_MODE))
+      !OSSL_PARAM_set_uint(p, evp_mode(d->mode)))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, a.key_bytes))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, ctr ? a.block_bytes : 0))
+      !OSSL_PARAM_set_size_t(p, has_iv(d->mode) ? a.block_bytes : 0))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, ctr ? 1 : a.block_bytes))
+      !OSSL_PARAM_set_size_t(p, block_mode(d->mode) ? a.block_bytes : 1))
     return 0;
   for (const char* flag : {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CUSTOM_IV,
                            OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
@@ -681,7 +848,18 @@ void* newctx_for(void* provctx, const CipherDesc* d) {
 
 }  // namespace
 
-const char* mode_suffix(Mode m) { return m == Mode::kCTR ? "CTR" : "ECB"; }
+const char* mode_suffix(Mode m) {
+  switch (m) {
+    case Mode::kECB: return "ECB";
+    case Mode::kCTR: return "CTR";
+    case Mode::kCBC: return "CBC";
+    case Mode::kCFB: return "CFB";
+    case Mode::kOFB: return "OFB";
+    case Mode::kCFB1: return "CFB1";
+    case Mode::kCFB8: return "CFB8";
+  }
+  return "?";
+}
 
 void* cipher_newctx(void* provctx, const CipherDesc* d) { return newctx_for(provctx, d); }
 int cipher_get_params(const CipherDesc* d, OSSL_PARAM params[]) { return get_params_for(d, params); }

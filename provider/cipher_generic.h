@@ -1,8 +1,10 @@
 // The generic EVP cipher layer, written once for every block cipher:
-// ECB (PKCS#7 padding, decrypt holds back the last block) and CTR (stream:
-// `num`, `updated-iv`), params, dupctx, wipe on free. Per-algorithm behaviour
-// comes only from the CipherAlgo hook table (ciphers/) chosen at key setup
-// (docs/ARCHITECTURE.md, "Ciphers").
+// ECB and CBC (PKCS#7 padding, decrypt holds back the last block), CTR, CFB,
+// OFB, CFB8 and CFB1 (streams: `num`, `updated-iv`; CFB1 counts in bits with
+// `use-bits`), params, dupctx, wipe on free. Per-algorithm behaviour comes
+// only from the CipherAlgo hook table (ciphers/) chosen at key setup, the
+// whole-block mode work from engine/block_modes.h (docs/ARCHITECTURE.md,
+// "a mode").
 #pragma once
 #include <openssl/core_dispatch.h>
 
@@ -14,12 +16,17 @@
 namespace gpucrypto {
 
 // The modes of the generic layer; cipher_table.cpp registers every cipher in
-// each of them.
-enum class Mode { kECB, kCTR };
-inline constexpr Mode kModes[] = {Mode::kECB, Mode::kCTR};
+// each of them, except the bit-segment CFB modes, which (as in OpenSSL's
+// default provider) only AES has.
+enum class Mode { kECB, kCTR, kCBC, kCFB, kOFB, kCFB1, kCFB8 };
+inline constexpr Mode kModes[] = {Mode::kECB, Mode::kCTR,  Mode::kCBC, Mode::kCFB,
+                                  Mode::kOFB, Mode::kCFB1, Mode::kCFB8};
 inline constexpr size_t kModeCount = std::size(kModes);
-// "ECB", "CTR": the suffix of the registered names.
+// "ECB", "CTR", "CBC", "CFB", "OFB", "CFB1", "CFB8": the suffix of the
+// registered names.
 const char* mode_suffix(Mode m);
+// CFB1 and CFB8: registered for AES only.
+constexpr bool bit_segment_mode(Mode m) { return m == Mode::kCFB1 || m == Mode::kCFB8; }
 
 // One registered EVP cipher: a block cipher in one mode.
 struct CipherDesc {

@@ -1,6 +1,7 @@
 // The registered EVP ciphers: one row per block cipher, registered in every
-// mode of the generic layer (kModes). Names follow the default provider where
-// it has the algorithm (README "Algorithms").
+// mode of the generic layer (kModes; CFB1/CFB8 only where the row says so, as
+// the default provider has them only for AES). Names, aliases and OIDs follow
+// the default provider where it has the algorithm (README "Algorithms").
 #include "provider/cipher_table.h"
 
 #include <openssl/core_dispatch.h>
@@ -30,20 +31,29 @@ struct CipherRow {
   const char* description;  // "<description>, <MODE> mode"
   const CipherAlgo& (*algo)();
   std::optional<gpu::Cipher> gpu;
-  // Per mode (kModes order): further names, e.g. the OID; nullptr for none.
+  // Per mode (kModes order: ECB, CTR, CBC, CFB, OFB, CFB1, CFB8): further
+  // names, ':'-separated (aliases, the OID); nullptr for none.
   std::array<const char*, kModeCount> extra_names;
+  bool bit_modes = false;  // also CFB1 and CFB8
 };
 
 constexpr CipherRow kRows[] = {
     {"SKINNY-128-256", "SKINNY-256", "SKINNY-128-256 (48 rounds)", skinny128_256, GC::kSkinny128_256, {}},
     {"SKINNY-128-384", nullptr, "SKINNY-128-384 (56 rounds)", skinny128_384, GC::kSkinny128_384, {}},
     {"SM4", nullptr, "SM4 (GB/T 32907)", sm4, GC::kSM4,
-     {"1.2.156.10197.1.104.1", "1.2.156.10197.1.104.7"}},
+     {"1.2.156.10197.1.104.1", "1.2.156.10197.1.104.7", "SM4:1.2.156.10197.1.104.2",
+      "SM4-CFB128:1.2.156.10197.1.104.4", "SM4-OFB128:1.2.156.10197.1.104.3"}},
     {"RECTANGLE-80", nullptr, "RECTANGLE-80 (64-bit block and counter)", rectangle80, GC::kRectangle80, {}},
     {"RECTANGLE-128", nullptr, "RECTANGLE-128 (64-bit block and counter)", rectangle128, GC::kRectangle128, {}},
-    {"AES-128", nullptr, "AES-128", rijndael_algo<128, 128>, GC::kAES128, {"2.16.840.1.101.3.4.1.1", nullptr}},
-    {"AES-192", nullptr, "AES-192", rijndael_algo<128, 192>, GC::kAES192, {"2.16.840.1.101.3.4.1.21", nullptr}},
-    {"AES-256", nullptr, "AES-256", rijndael_algo<128, 256>, GC::kAES256, {"2.16.840.1.101.3.4.1.41", nullptr}},
+    {"AES-128", nullptr, "AES-128", rijndael_algo<128, 128>, GC::kAES128,
+     {"2.16.840.1.101.3.4.1.1", nullptr, "AES128:2.16.840.1.101.3.4.1.2", "2.16.840.1.101.3.4.1.4",
+      "2.16.840.1.101.3.4.1.3"}, true},
+    {"AES-192", nullptr, "AES-192", rijndael_algo<128, 192>, GC::kAES192,
+     {"2.16.840.1.101.3.4.1.21", nullptr, "AES192:2.16.840.1.101.3.4.1.22",
+      "2.16.840.1.101.3.4.1.24", "2.16.840.1.101.3.4.1.23"}, true},
+    {"AES-256", nullptr, "AES-256", rijndael_algo<128, 256>, GC::kAES256,
+     {"2.16.840.1.101.3.4.1.41", nullptr, "AES256:2.16.840.1.101.3.4.1.42",
+      "2.16.840.1.101.3.4.1.44", "2.16.840.1.101.3.4.1.43"}, true},
     {"RIJNDAEL-192-128", nullptr, "Rijndael, 192-bit block, 128-bit key", rijndael_algo<192, 128>, std::nullopt, {}},
     {"RIJNDAEL-192-192", nullptr, "Rijndael, 192-bit block, 192-bit key", rijndael_algo<192, 192>, std::nullopt, {}},
     {"RIJNDAEL-192-256", nullptr, "Rijndael, 192-bit block, 256-bit key", rijndael_algo<192, 256>, std::nullopt, {}},
@@ -98,9 +108,11 @@ struct Registered {
   std::array<OSSL_ALGORITHM, kCount + 1> table{};
 
   Registered() {
+    size_t n = 0;  // table rows filled (descriptors of unregistered modes are skipped)
     for (size_t i = 0; i < kCount; ++i) {
       const CipherRow& r = kRows[i / kModeCount];
       const size_t mode = i % kModeCount;
+      if (bit_segment_mode(kModes[mode]) && !r.bit_modes) continue;
       names[i] = names_of(r, mode);
       descriptions[i].append(r.description).append(", ").append(mode_suffix(kModes[mode])).append(" mode");
       using Fn = void (*)();
@@ -109,10 +121,10 @@ struct Registered {
       for (const OSSL_DISPATCH* f = kCipherCommonFunctions; f->function_id != 0; ++f)
         functions[i].push_back(*f);
       functions[i].push_back({0, nullptr});
-      table[i] = {names[i].c_str(), "provider=gpucrypto", functions[i].data(),
-                  descriptions[i].c_str()};
+      table[n++] = {names[i].c_str(), "provider=gpucrypto", functions[i].data(),
+                    descriptions[i].c_str()};
     }
-    table[kCount] = {nullptr, nullptr, nullptr, nullptr};
+    table[n] = {nullptr, nullptr, nullptr, nullptr};
   }
 };
 

@@ -18,17 +18,12 @@ const char* const kCiphers[] = {
     "SM4-ECB",            "SM4-CTR",            "RECTANGLE-80-ECB",   "RECTANGLE-80-CTR",
     "RECTANGLE-128-ECB",  "RECTANGLE-128-CTR",  "AES-128-ECB",        "AES-128-CTR",
     "AES-256-ECB",        "AES-256-CTR",        "RIJNDAEL-192-192-ECB", "RIJNDAEL-192-192-CTR",
-    "RIJNDAEL-256-256-ECB", "RIJNDAEL-256-256-CTR"};
+    "RIJNDAEL-256-256-ECB", "RIJNDAEL-256-256-CTR", "AES-128-CBC", "SM4-CFB", "SM4-OFB",
+    "SKINNY-128-256-CBC", "RECTANGLE-80-CFB", "RIJNDAEL-256-256-CBC"};
 
-// A provider instance loaded with the given environment (the provider reads
-// its configuration when it is loaded into a library context).
+// A provider instance loaded with the given environment (test_util.h).
 std::unique_ptr<ProviderFixture> load_with(const char* threads, const char* mt_min) {
-  setenv("GPUCRYPTO_THREADS", threads, 1);
-  setenv("GPUCRYPTO_MT_MIN_BYTES", mt_min, 1);
-  auto p = std::make_unique<ProviderFixture>();
-  unsetenv("GPUCRYPTO_THREADS");
-  unsetenv("GPUCRYPTO_MT_MIN_BYTES");
-  return p;
+  return provider_with(threads, mt_min);
 }
 
 struct Sizes {

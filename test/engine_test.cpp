@@ -25,8 +25,7 @@ CipherJob mk(const CipherHw* hw, const void* ks, size_t bs, bool ctr_mode, bool 
   j.hw = hw;
   j.ks = ks;
   j.block_bytes = bs;
-  j.ctr_mode = ctr_mode;
-  j.encrypt = encrypt;
+  j.kind = ctr_mode ? JobKind::kCtr : encrypt ? JobKind::kEcbEncrypt : JobKind::kEcbDecrypt;
   j.ctr = ctr;
   j.in = in;
   j.out = out;

@@ -43,9 +43,12 @@ std::string run_child(const std::string& fault, bool* ok) {
       size_t key, iv;
       bool peer_default;
     };
+    // CBC and CFB: their decryption runs on the GPU's ECB kernels (the XOR
+    // on the CPU), so the decrypt-back below goes through the device too.
     const Case cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-256-ECB", 32, 0, true},
                           {"SM4-CTR", 16, 16, true},     {"SKINNY-128-256-CTR", 32, 16, false},
-                          {"RECTANGLE-80-ECB", 10, 0, false}};
+                          {"RECTANGLE-80-ECB", 10, 0, false}, {"AES-128-CBC", 16, 16, true},
+                          {"SM4-CFB", 16, 16, true},     {"RECTANGLE-128-CBC", 16, 8, false}};
     bool good = true;
     for (int round = 0; round < 4; ++round) {  // repeated calls: failures pile up, then disable
       for (const Case& c : cases) {

@@ -1,9 +1,10 @@
 // Load: 64 application threads share one library context and run a fixed
-// number of EVP operations each over every registered cipher (ECB and CTR,
-// both directions) with sizes from 1 byte to 8 MiB, split into random update
+// number of EVP operations each over every registered cipher (ECB, CTR, CBC,
+// CFB and OFB, both directions) with sizes from 1 byte to 8 MiB, split into random update
 // chunks -- large calls go through the provider's thread pool while the other
 // application threads compete for it. Every output is checked against the
-// portable reference implementation (ciphers/<alg>/ref), computed in the
+// portable reference implementation (ciphers/<alg>/ref; the chained modes
+// through the mode model over it, test/mode_model.h), computed in the
 // test. A watchdog turns a deadlock into a failure, and the peak resident
 // set must stay within the test's own buffers plus a fixed allowance.
 //
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -30,6 +32,7 @@
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/skinny/skinny.h"
 #include "ciphers/sm4/sm4.h"
+#include "test/mode_model.h"
 #include "test/test_util.h"
 
 namespace {
@@ -83,13 +86,19 @@ struct Target {
   const CipherAlgo* algo;
   bool ctr;
   EVP_CIPHER* cipher = nullptr;
+  // CBC, CFB, OFB (ECB and CTR keep their own reference below); these take an IV.
+  std::optional<gpucrypto::test::ModelMode> chained;
 };
 
 std::vector<Target> targets() {
   std::vector<Target> t;
   auto add = [&](const std::string& base, const CipherAlgo& a) {
-    t.push_back({base + "-ECB", &a, false});
-    t.push_back({base + "-CTR", &a, true});
+    t.push_back({base + "-ECB", &a, false, nullptr, std::nullopt});
+    t.push_back({base + "-CTR", &a, true, nullptr, std::nullopt});
+    using gpucrypto::test::ModelMode;
+    for (auto [m, suffix] : {std::pair{ModelMode::kCBC, "-CBC"}, std::pair{ModelMode::kCFB, "-CFB"},
+                             std::pair{ModelMode::kOFB, "-OFB"}})
+      t.push_back({base + suffix, &a, false, nullptr, m});
   };
   add("SKINNY-128-256", gpucrypto::skinny128_256());
   add("SKINNY-128-384", gpucrypto::skinny128_384());
@@ -106,6 +115,11 @@ std::vector<Target> targets() {
 
 // The reference: ECB with PKCS#7 padding, or CTR, through the ref hooks.
 Bytes reference_encrypt(const Target& t, const Bytes& key, const Bytes& iv, const Bytes& pt) {
+  if (t.chained) {
+    Bytes ct;
+    EXPECT_TRUE(gpucrypto::test::ModeModel(*t.algo, key.data()).crypt(*t.chained, true, true, iv, pt, &ct));
+    return ct;
+  }
   const CipherHw& ref = *gpucrypto::find_hw(*t.algo, "ref");
   if (t.ctr) return gpucrypto::test::ctr_crypt(*t.algo, ref, key, iv, pt);
   const size_t bs = t.algo->block_bytes;
@@ -142,7 +156,7 @@ void worker(size_t id, const std::vector<Target>& ts, size_t ops, size_t max_byt
     const bool enc = (id + op) % 2 == 0;
     const size_t bs = t.algo->block_bytes;
     budget->take(3 * len);
-    Bytes key(t.algo->key_bytes), iv(t.ctr ? bs : 0), pt(len);
+    Bytes key(t.algo->key_bytes), iv(t.ctr || t.chained ? bs : 0), pt(len);
     fill(rng, key.data(), key.size());
     fill(rng, iv.data(), iv.size());
     fill(rng, pt.data(), pt.size());
@@ -162,7 +176,7 @@ void worker(size_t id, const std::vector<Target>& ts, size_t ops, size_t max_byt
     Bytes got;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     bool ok = ctx != nullptr &&
-              EVP_CipherInit_ex2(ctx, t.cipher, key.data(), t.ctr ? iv.data() : nullptr, enc, nullptr) == 1;
+              EVP_CipherInit_ex2(ctx, t.cipher, key.data(), iv.empty() ? nullptr : iv.data(), enc, nullptr) == 1;
     got.resize(input.size() + bs);
     size_t pos = 0, done = 0;
     chunks.push_back(input.size() - [&] {
@@ -205,7 +219,7 @@ TEST(Load, SixtyFourThreadsMixedCiphersAndSizesMatchTheReference) {
   const size_t max_bytes = env_size("GPUCRYPTO_LOAD_MAX_BYTES", size_t(8) << 20);
   ASSERT_GE(max_bytes, 16u);
   std::vector<Target> ts = targets();
-  ASSERT_EQ(ts.size(), 28u);
+  ASSERT_EQ(ts.size(), 70u);  // 14 block ciphers x ECB, CTR, CBC, CFB, OFB
   for (Target& t : ts) {
     t.cipher = EVP_CIPHER_fetch(fx.libctx(), t.name.c_str(), "provider=gpucrypto");
     ASSERT_NE(t.cipher, nullptr) << t.name;

@@ -100,7 +100,8 @@ class Misuse : public ::testing::Test {
       }
       raw_.push_back(r);
     }
-    ASSERT_EQ(raw_.size(), 28u) << "the 28 registered cipher names (README, Algorithms)";
+    // 14 block ciphers x ECB, CTR, CBC, CFB, OFB, and CFB1/CFB8 for the three AES.
+    ASSERT_EQ(raw_.size(), 76u) << "the 76 registered cipher names (README, Algorithms)";
     ERR_clear_error();
   }
   void TearDown() override { ERR_clear_error(); }
@@ -115,13 +116,13 @@ class Misuse : public ::testing::Test {
 };
 
 struct Sizes {
-  size_t key, iv, block;  // block: EVP block size (1 for CTR)
-  bool ctr;
+  size_t key, iv, block;  // block: EVP block size (1 for the streams: CTR, CFB, OFB)
+  bool ctr;               // a stream mode (no padding, `num`); iv > 0: the mode takes an IV
 };
 
 Sizes sizes_of(const EVP_CIPHER* c) {
   return {size_t(EVP_CIPHER_get_key_length(c)), size_t(EVP_CIPHER_get_iv_length(c)),
-          size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_mode(c) == EVP_CIPH_CTR_MODE};
+          size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_block_size(c) == 1};
 }
 
 // A random key, IV and `len`-byte message for cipher `name` (fetched as
@@ -165,13 +166,13 @@ TEST_F(Misuse, RawEntryPointsRejectNullHugeAndOverlappingArguments) {
       EXPECT_EQ(r.einit(ctx, key.data(), kl, nullptr, 0, nullptr), 0) << kl;
       EXPECT_TRUE(take_clear_error());
     }
-    if (s.ctr) {
+    if (s.iv > 0) {
       for (size_t il : {s.iv - 1, s.iv + 1, size_t(0)}) {
         EXPECT_EQ(r.einit(ctx, key.data(), s.key, iv.data(), il, nullptr), 0) << il;
         EXPECT_TRUE(take_clear_error());
       }
     }
-    ASSERT_EQ(r.einit(ctx, key.data(), s.key, s.ctr ? iv.data() : nullptr, s.iv, nullptr), 1);
+    ASSERT_EQ(r.einit(ctx, key.data(), s.key, s.iv ? iv.data() : nullptr, s.iv, nullptr), 1);
     // Zero length: success, nothing written, even with NULL buffers.
     EXPECT_EQ(r.update(ctx, nullptr, &outl, 0, nullptr, 0), 1);
     EXPECT_EQ(outl, 0u);
@@ -198,7 +199,7 @@ TEST_F(Misuse, RawEntryPointsRejectNullHugeAndOverlappingArguments) {
     EXPECT_TRUE(take_clear_error());
     EXPECT_EQ(r.update(ctx, out, &outl, 4 * bs, out + 1, 4 * bs), 0);
     EXPECT_TRUE(take_clear_error());
-    // ECB: EVP_Cipher needs whole blocks.
+    // ECB and CBC: EVP_Cipher needs whole blocks.
     if (!s.ctr) {
       EXPECT_EQ(r.cipher(ctx, out, &outl, sizeof out, in, bs + 1), 0);
       EXPECT_TRUE(take_clear_error());
@@ -224,7 +225,7 @@ TEST_F(Misuse, ParamsOfTheWrongTypeOrValueAreRejected) {
     const size_t bs = s.ctr ? s.iv : s.block;
     const Bytes key = random_bytes(s.key), iv = random_bytes(s.iv);
     void* ctx = r.newctx(provctx_);
-    ASSERT_EQ(r.einit(ctx, key.data(), s.key, s.ctr ? iv.data() : nullptr, s.iv, nullptr), 1);
+    ASSERT_EQ(r.einit(ctx, key.data(), s.key, s.iv ? iv.data() : nullptr, s.iv, nullptr), 1);
 
     char text[] = "1";
     uint8_t octets[8] = {1};
@@ -247,7 +248,7 @@ TEST_F(Misuse, ParamsOfTheWrongTypeOrValueAreRejected) {
       EXPECT_EQ(r.set_ctx_params(ctx, bad_sets[i].data()), 0) << "set #" << i;
       EXPECT_TRUE(take_clear_error()) << "set #" << i;
     }
-    if (!s.ctr) {  // `num` is a CTR parameter
+    if (!s.ctr) {  // `num` is a stream parameter
       unsigned zero = 0;
       const OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &zero),
                               OSSL_PARAM_END};
@@ -274,7 +275,7 @@ TEST_F(Misuse, ParamsOfTheWrongTypeOrValueAreRejected) {
       EXPECT_EQ(r.get_ctx_params(ctx, p.data()), 0) << "get #" << i;
       EXPECT_TRUE(take_clear_error()) << "get #" << i;
     }
-    if (s.ctr) {  // an IV does not fit into one byte
+    if (s.iv > 0) {  // an IV does not fit into one byte
       OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, small,
                                                           sizeof small),
                         OSSL_PARAM_END};
@@ -321,10 +322,10 @@ TEST_F(Misuse, ZeroLengthUpdatesAndEmptyMessagesGiveTheCorrectResult) {
     const Sizes& s = o.s;
     const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
-    ASSERT_EQ(EVP_EncryptInit_ex2(ctx, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
+    ASSERT_EQ(EVP_EncryptInit_ex2(ctx, c, key.data(), s.iv ? iv.data() : nullptr, nullptr), 1);
     EXPECT_EQ(feed(ctx, msg, {0, 5, 0, 0, 31, 0, 41, 0}), expect);
-    // An empty message: CTR gives nothing, ECB one block of padding.
-    ASSERT_EQ(EVP_EncryptInit_ex2(ctx, nullptr, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
+    // An empty message: a stream gives nothing, ECB and CBC one block of padding.
+    ASSERT_EQ(EVP_EncryptInit_ex2(ctx, nullptr, key.data(), s.iv ? iv.data() : nullptr, nullptr), 1);
     const Bytes empty = feed(ctx, {}, {0});
     EXPECT_EQ(empty.size(), s.ctr ? 0u : s.block);
     EVP_CIPHER_CTX_free(ctx);
@@ -345,8 +346,8 @@ TEST_F(Misuse, ReinitWithANewKeyOrIvMidStreamStartsAFreshStream) {
     ASSERT_TRUE(gpucrypto::test::evp_crypt(fx_.libctx(), r.name.c_str(), "provider=gpucrypto", true,
                                            k2, iv2, msg, &fresh_k2_iv2));
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
-    const uint8_t* i1 = s.ctr ? iv1.data() : nullptr;
-    const uint8_t* i2 = s.ctr ? iv2.data() : nullptr;
+    const uint8_t* i1 = s.iv ? iv1.data() : nullptr;
+    const uint8_t* i2 = s.iv ? iv2.data() : nullptr;
     // Half a stream (with a partial block buffered), then a new key and IV.
     ASSERT_EQ(EVP_EncryptInit_ex2(ctx, c, k1.data(), i1, nullptr), 1);
     feed(ctx, msg, {37}, false);
@@ -371,7 +372,9 @@ TEST_F(Misuse, ReinitWithANewKeyOrIvMidStreamStartsAFreshStream) {
 // behave exactly like it, including re-init with only a key (no IV) and with
 // neither (mode semantics identical to the default provider: README, Algorithms).
 TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
-  for (const char* name : {"AES-128-CTR", "AES-256-CTR", "SM4-CTR", "AES-192-ECB", "SM4-ECB"}) {
+  for (const char* name : {"AES-128-CTR", "AES-256-CTR", "SM4-CTR", "AES-192-ECB", "SM4-ECB",
+                           "AES-128-CBC", "SM4-CBC", "AES-192-CFB", "SM4-CFB", "AES-256-OFB",
+                           "SM4-OFB", "AES-128-CFB8", "AES-256-CFB1"}) {
     SCOPED_TRACE(name);
     EVP_CIPHER* ours = fetch(name);
     EVP_CIPHER* theirs = fetch(name, "provider=default");
@@ -380,7 +383,7 @@ TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
     const Sizes s = sizes_of(ours);
     const Bytes k1 = random_bytes(s.key), k2 = random_bytes(s.key), iv = random_bytes(s.iv),
                 msg = random_bytes(200);
-    const uint8_t* ivp = s.ctr ? iv.data() : nullptr;
+    const uint8_t* ivp = s.iv ? iv.data() : nullptr;
     auto run = [&](EVP_CIPHER* c, int variant) {
       EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
       EXPECT_EQ(EVP_EncryptInit_ex2(ctx, c, k1.data(), ivp, nullptr), 1);
@@ -407,7 +410,7 @@ TEST_F(Misuse, ReinitSequencesMatchTheDefaultProvider) {
 // turned off, any update -- even an empty one -- releases it, step for step
 // as the default provider does (a difference found by fuzz_cipher).
 TEST_F(Misuse, HeldBackBlockIsReleasedByAnEmptyUpdateOncePaddingIsOff) {
-  for (const char* name : {"AES-128-ECB", "SM4-ECB"}) {
+  for (const char* name : {"AES-128-ECB", "SM4-ECB", "AES-128-CBC", "SM4-CBC"}) {
     SCOPED_TRACE(name);
     const Bytes key = random_bytes(16), ct = random_bytes(48);
     auto steps = [&](const char* propq) {
@@ -448,7 +451,7 @@ TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
     const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* a = EVP_CIPHER_CTX_new();
     EVP_CIPHER_CTX* b = EVP_CIPHER_CTX_new();
-    ASSERT_EQ(EVP_EncryptInit_ex2(a, c, key.data(), s.ctr ? iv.data() : nullptr, nullptr), 1);
+    ASSERT_EQ(EVP_EncryptInit_ex2(a, c, key.data(), s.iv ? iv.data() : nullptr, nullptr), 1);
     const Bytes head = feed(a, msg, {45}, false);  // a partial block is buffered
     ASSERT_EQ(EVP_CIPHER_CTX_copy(b, a), 1);
     const Bytes tail_a = feed(a, Bytes(msg.begin() + 45, msg.end()), {105});

@@ -1,12 +1,15 @@
 // RECTANGLE-80 / RECTANGLE-128, what is specific to RECTANGLE: the
 // descriptors, the reference key schedule, key byte order and round layout
-// against published values, and the official vectors and the 2^64 counter
-// wrap through the provider. Official vectors, the reference comparison and
-// CTR carries for every implementation: cipher_contract_test.
+// against published values, the official vectors and the 2^64 counter
+// wrap through the provider, and the SIMD hooks' small-call paths at every
+// block count with a counter carry at every position. Official vectors, the
+// reference comparison and CTR carries for every implementation in general:
+// cipher_contract_test.
 #include "ciphers/rectangle/rectangle.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -187,6 +190,59 @@ TEST(Rectangle, ThroughEvp) {
     ASSERT_TRUE(test::evp_crypt(fx.libctx(), name.c_str(), "provider=gpucrypto", true, key,
                                 be64(start), in, &out, true, {5, 1000, 3, 8, 64}));
     EXPECT_EQ(out, ctr_expected(*algo, key, start, in)) << name;
+  }
+}
+
+// The SIMD hooks run every call below a whole batch (and the rest after
+// whole batches) through masked small-call paths of 8, 16, 32-block groups:
+// every block count 1 … 2 * batch + 2 against the reference, ECB both ways,
+// with the bytes after the output left untouched (masked stores), and CTR
+// from counters whose low 16, 32 or 48 bits or the whole 64 carry at every
+// position of the call, against explicit counter blocks, with the counter
+// left behind.
+TEST(Rectangle, SmallPathsEveryCountAndCarryPosition) {
+  for (const CipherAlgo* algo : {&rectangle80(), &rectangle128()}) {
+    const CipherHw& ref = ref_hw(*algo);
+    const Bytes key = test::random_bytes(algo->key_bytes);
+    test::KeySchedule rks(ref, key);
+    for (const CipherHw* hw : test::runnable_impls(*algo)) {
+      if (hw == &ref) continue;
+      SCOPED_TRACE(std::string(algo->name) + " " + hw->name);
+      test::KeySchedule ks(*hw, key);
+      const size_t max_n = 2 * hw->batch_blocks + 2;
+      const Bytes data = test::random_bytes(8 * max_n);
+      Bytes want_ct(data.size()), want_pt(data.size());
+      ref.encrypt(rks.get(), data.data(), want_ct.data(), max_n);
+      ref.decrypt(rks.get(), data.data(), want_pt.data(), max_n);
+      for (size_t n = 1; n <= max_n; ++n) {
+        const Bytes in(data.begin(), data.begin() + 8 * n);
+        Bytes out(8 * n + 8, 0xa5);
+        hw->encrypt(ks.get(), in.data(), out.data(), n);
+        ASSERT_TRUE(std::equal(want_ct.begin(), want_ct.begin() + 8 * n, out.begin()))
+            << "encrypt n=" << n;
+        ASSERT_EQ(to_hex(out.data() + 8 * n, 8), "a5a5a5a5a5a5a5a5") << "encrypt n=" << n;
+        hw->decrypt(ks.get(), in.data(), out.data(), n);
+        ASSERT_TRUE(std::equal(want_pt.begin(), want_pt.begin() + 8 * n, out.begin()))
+            << "decrypt n=" << n;
+        ASSERT_EQ(to_hex(out.data() + 8 * n, 8), "a5a5a5a5a5a5a5a5") << "decrypt n=" << n;
+      }
+      for (const uint64_t base : {0x0123456789ab0000ull, 0x0123456700000000ull,
+                                  0x0123000000000000ull, 0ull}) {
+        // Keystream XOR data for the counters base - max_n … base + max_n - 1.
+        const Bytes stream = ctr_expected(*algo, key, base - max_n, Bytes(16 * max_n, 0));
+        for (size_t n = 1; n <= max_n; ++n) {
+          for (size_t back = 0; back <= n; ++back) {
+            const uint64_t start = base - back;
+            Bytes c = be64(start), out(8 * n);
+            hw->ctr(ks.get(), c.data(), data.data(), out.data(), n);
+            for (size_t i = 0; i < 8 * n; ++i) out[i] ^= data[i];
+            ASSERT_TRUE(std::equal(out.begin(), out.end(), stream.begin() + 8 * (max_n - back)))
+                << "ctr n=" << n << " start=" << to_hex(be64(start));
+            ASSERT_EQ(c, be64(start + n)) << "counter n=" << n;
+          }
+        }
+      }
+    }
   }
 }
 

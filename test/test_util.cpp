@@ -190,6 +190,15 @@ ProviderFixture::~ProviderFixture() {
   OSSL_LIB_CTX_free(libctx_);
 }
 
+std::unique_ptr<ProviderFixture> provider_with(const char* threads, const char* mt_min_bytes) {
+  setenv("GPUCRYPTO_THREADS", threads, 1);
+  setenv("GPUCRYPTO_MT_MIN_BYTES", mt_min_bytes, 1);
+  auto p = std::make_unique<ProviderFixture>();
+  unsetenv("GPUCRYPTO_THREADS");
+  unsetenv("GPUCRYPTO_MT_MIN_BYTES");
+  return p;
+}
+
 bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,
                const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out, bool padding,
                const std::vector<size_t>& chunks) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,11 @@ class ProviderFixture {
   OSSL_PROVIDER* gpu_ = nullptr;
   OSSL_PROVIDER* def_ = nullptr;
 };
+
+// A provider instance loaded with GPUCRYPTO_THREADS / GPUCRYPTO_MT_MIN_BYTES
+// set to these values (the provider reads its configuration when it is loaded
+// into a library context; the variables are unset again afterwards).
+std::unique_ptr<ProviderFixture> provider_with(const char* threads, const char* mt_min_bytes);
 
 // One-shot EVP encrypt/decrypt (update in `chunks` pieces, then final);
 // returns false on any EVP error.

@@ -236,6 +236,9 @@ const Case kCases[] = {
     {"SM4-CTR", gpucrypto::sm4},
     {"RECTANGLE-128-ECB", gpucrypto::rectangle128},
     {"RIJNDAEL-256-256-CTR", rijndael256},
+    {"AES-256-CBC", aes256},
+    {"SM4-OFB", gpucrypto::sm4},
+    {"SKINNY-128-384-CFB", gpucrypto::skinny128_384},
 };
 
 // The hook itself: a freed block holding the key is caught, a cleansed one

@@ -4,10 +4,13 @@
 // per row. vpshufb and dword/qword unpacks convert between the big-endian
 // byte blocks and host-order rows. Three 16-block groups are interleaved to
 // hide the round's latency, at the price of a few spills (16 ymm registers).
+// A call (or the rest after whole batches) of fewer than 48 blocks runs just
+// enough groups with masked loads and stores (ymm_groups.inc).
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ciphers/rectangle/simd.h"
 #include "platform/isa.h"
@@ -102,50 +105,15 @@ GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, __m256i (&s)[
   }
 }
 
-// --- layout conversion -------------------------------------------------------
-// Four ymm of 4 blocks each <-> four row registers. vpshufb turns each
-// 128-bit lane (2 blocks) into 4 dwords, dword i = row i of both blocks in
-// host order; a 4x4 dword transpose (unpacks) then gathers each row. Lane p
-// of a row register holds block kLaneBlock[p] of the 16.
+#include "ciphers/rectangle/ymm_groups.inc"
 
-// Per 128-bit lane: out word 2i+e = row i of block e, bytes swapped.
-// clang-format off
-alignas(32) constexpr uint8_t kToRows[32] = {
-    1, 0, 9, 8, 3, 2, 11, 10, 5, 4, 13, 12, 7, 6, 15, 14,
-    1, 0, 9, 8, 3, 2, 11, 10, 5, 4, 13, 12, 7, 6, 15, 14};
-alignas(32) constexpr uint8_t kFromRows[32] = {
-    1, 0, 5, 4, 9, 8, 13, 12, 3, 2, 7, 6, 11, 10, 15, 14,
-    1, 0, 5, 4, 9, 8, 13, 12, 3, 2, 7, 6, 11, 10, 15, 14};
-// clang-format on
-
-// The transpose is its own inverse.
-GPUCRYPTO_ALWAYS_INLINE void transpose4(__m256i& x0, __m256i& x1, __m256i& x2, __m256i& x3) {
-  const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
-  const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
-  x0 = _mm256_unpacklo_epi64(t0, t2);
-  x1 = _mm256_unpackhi_epi64(t0, t2);
-  x2 = _mm256_unpacklo_epi64(t1, t3);
-  x3 = _mm256_unpackhi_epi64(t1, t3);
-}
+// --- whole batches: unmasked ---------------------------------------------------
 
 GPUCRYPTO_ALWAYS_INLINE void bytes_to_rows(const uint8_t* in, __m256i (&r)[4]) {
-  const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kToRows));
+  __m256i x[4];
 #pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-    r[i] =
-        _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * i)), m);
-  }
-  transpose4(r[0], r[1], r[2], r[3]);
-}
-
-GPUCRYPTO_ALWAYS_INLINE void rows_to_blocks(const __m256i (&r)[4], __m256i (&x)[4]) {
-  const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(kFromRows));
-  __m256i y0 = r[0], y1 = r[1], y2 = r[2], y3 = r[3];
-  transpose4(y0, y1, y2, y3);
-  x[0] = _mm256_shuffle_epi8(y0, m);
-  x[1] = _mm256_shuffle_epi8(y1, m);
-  x[2] = _mm256_shuffle_epi8(y2, m);
-  x[3] = _mm256_shuffle_epi8(y3, m);
+  for (int i = 0; i < 4; ++i) x[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * i));
+  blocks_to_rows(x, r);
 }
 
 GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes(const __m256i (&r)[4], uint8_t* out) {
@@ -164,6 +132,22 @@ GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m256i (&r)[4], const uint
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i), x_or(x[i], d));
   }
 }
+
+// --- below a whole batch: 1, 2 or 3 masked groups (ymm_groups.inc) ---------
+namespace small {
+
+template <bool kEncrypt>
+GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uint8_t* out,
+                                 size_t nblocks) {
+  ymm::ecb<kGroups, kEncrypt>(ks, in, out, nblocks);
+}
+
+GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint8_t* in,
+                                 uint8_t* out, size_t nblocks) {
+  ymm::ctr<kGroups>(ks, c, in, out, nblocks);
+}
+
+}  // namespace small
 
 // --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 

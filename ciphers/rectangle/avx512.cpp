@@ -4,13 +4,17 @@
 // merged with the next AddRoundKey into one more vpternlog. vpermt2b
 // (AVX512-VBMI) converts between the big-endian byte blocks and host-order
 // rows. Four 32-block groups are interleaved to hide the latency of the
-// round's dependency chain (4 operations of ~2 cycles each on Zen 5).
+// round's dependency chain (4 operations of ~2 cycles each on Zen 5). Calls
+// (and the rest after whole batches) of fewer than 128 blocks take the
+// masked paths of small:: below instead.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ciphers/rectangle/simd.h"
+#include "ciphers/rectangle/small_avx512.h"
 #include "platform/isa.h"
 
 namespace gpucrypto::rectangle {
@@ -21,16 +25,39 @@ constexpr int kGroups = 4;           // groups interleaved in the main loop
 constexpr bool kFoldComplements = false;  // see simd_modes.inc
 using V = __m512i;
 
-GPUCRYPTO_ALWAYS_INLINE __m512i bcast(uint32_t k) { return _mm512_set1_epi32(int(k)); }
+// The round kernels run on zmm rows of 32 blocks (the batches) and on ymm
+// rows of 16 (ymm_groups.inc: the calls of 9 … 48 blocks).
+template <class W>
+GPUCRYPTO_ALWAYS_INLINE W bcast(uint32_t k) {
+  if constexpr (sizeof(W) == 64) {
+    return _mm512_set1_epi32(int(k));
+  } else {
+    return _mm256_set1_epi32(int(k));
+  }
+}
+GPUCRYPTO_ALWAYS_INLINE __m512i vxor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+GPUCRYPTO_ALWAYS_INLINE __m256i vxor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+template <int kImm>
+GPUCRYPTO_ALWAYS_INLINE __m512i tern(__m512i a, __m512i b, __m512i c) {
+  return _mm512_ternarylogic_epi32(a, b, c, kImm);
+}
+template <int kImm>
+GPUCRYPTO_ALWAYS_INLINE __m256i tern(__m256i a, __m256i b, __m256i c) {
+  return _mm256_ternarylogic_epi32(a, b, c, kImm);
+}
 
 // (x <<< K) ^ k on 16-bit lanes: the OR of the two shifts and the XOR with
 // the key are one vpternlog ((a | b) ^ c = 0x56).
 template <int K>
 GPUCRYPTO_ALWAYS_INLINE __m512i rotl_xor(__m512i x, __m512i k) {
-  return _mm512_ternarylogic_epi32(_mm512_slli_epi16(x, K), _mm512_srli_epi16(x, 16 - K), k, 0x56);
+  return tern<0x56>(_mm512_slli_epi16(x, K), _mm512_srli_epi16(x, 16 - K), k);
+}
+template <int K>
+GPUCRYPTO_ALWAYS_INLINE __m256i rotl_xor(__m256i x, __m256i k) {
+  return tern<0x56>(_mm256_slli_epi16(x, K), _mm256_srli_epi16(x, 16 - K), k);
 }
 
-#define TERN(a, b, c, imm) _mm512_ternarylogic_epi32(a, b, c, imm)
+#define TERN(a, b, c, imm) tern<imm>(a, b, c)
 
 // S = 6 5 C A 1 E 7 9 B 0 3 D 8 F 4 2 on every column (a0 = row 0 = least
 // significant nibble bit). On Zen 5 a vector logic op has ~2 cycles of
@@ -39,14 +66,15 @@ GPUCRYPTO_ALWAYS_INLINE __m512i rotl_xor(__m512i x, __m512i k) {
 // have depth 4 and measured slower). vpternlog
 // overwrites its first operand, so each gate lists first an input that dies
 // there where one does, sparing register copies.
-GPUCRYPTO_ALWAYS_INLINE void sbox(__m512i (&a)[4]) {
-  const __m512i g0 = TERN(a[0], a[1], a[2], 0x2c);
-  const __m512i g1 = TERN(a[0], a[2], a[3], 0x69);
-  const __m512i g2 = TERN(a[1], a[2], a[3], 0x1a);
-  const __m512i b2 = TERN(a[2], g0, g2, 0xc9);
-  const __m512i b3 = TERN(g2, a[0], g1, 0x78);
-  const __m512i b0 = TERN(a[0], a[1], g1, 0x95);
-  const __m512i b1 = TERN(a[1], a[3], g1, 0x56);
+template <class W>
+GPUCRYPTO_ALWAYS_INLINE void sbox(W (&a)[4]) {
+  const W g0 = TERN(a[0], a[1], a[2], 0x2c);
+  const W g1 = TERN(a[0], a[2], a[3], 0x69);
+  const W g2 = TERN(a[1], a[2], a[3], 0x1a);
+  const W b2 = TERN(a[2], g0, g2, 0xc9);
+  const W b3 = TERN(g2, a[0], g1, 0x78);
+  const W b0 = TERN(a[0], a[1], g1, 0x95);
+  const W b1 = TERN(a[1], a[3], g1, 0x56);
   a[0] = b0;
   a[1] = b1;
   a[2] = b2;
@@ -54,14 +82,15 @@ GPUCRYPTO_ALWAYS_INLINE void sbox(__m512i (&a)[4]) {
 }
 
 // S^-1 = 9 4 F A E 1 0 6 C 7 3 8 2 B 5 D, also depth 2 with 7 gates.
-GPUCRYPTO_ALWAYS_INLINE void inv_sbox(__m512i (&a)[4]) {
-  const __m512i g0 = TERN(a[0], a[1], a[2], 0x3c);
-  const __m512i g1 = TERN(a[0], a[2], a[3], 0x36);
-  const __m512i g2 = TERN(a[3], a[0], a[2], 0x2e);
-  const __m512i b0 = TERN(g0, g1, g2, 0x71);
-  const __m512i b3 = TERN(g0, g1, g2, 0x1d);
-  const __m512i b1 = TERN(g2, a[0], a[1], 0x96);
-  const __m512i b2 = TERN(a[0], a[1], g1, 0x66);
+template <class W>
+GPUCRYPTO_ALWAYS_INLINE void inv_sbox(W (&a)[4]) {
+  const W g0 = TERN(a[0], a[1], a[2], 0x3c);
+  const W g1 = TERN(a[0], a[2], a[3], 0x36);
+  const W g2 = TERN(a[3], a[0], a[2], 0x2e);
+  const W b0 = TERN(g0, g1, g2, 0x71);
+  const W b3 = TERN(g0, g1, g2, 0x1d);
+  const W b1 = TERN(g2, a[0], a[1], 0x96);
+  const W b2 = TERN(a[0], a[1], g1, 0x66);
   a[0] = b0;
   a[1] = b1;
   a[2] = b2;
@@ -70,20 +99,20 @@ GPUCRYPTO_ALWAYS_INLINE void inv_sbox(__m512i (&a)[4]) {
 
 #undef TERN
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void encrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[G][4]) {
+template <int G, class W>
+GPUCRYPTO_ALWAYS_INLINE void encrypt_rows(const SimdRoundKeys* ks, W (&s)[G][4]) {
 #pragma GCC unroll 4
   for (int g = 0; g < G; ++g) {
 #pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i) s[g][i] = _mm512_xor_si512(s[g][i], bcast(ks->enc[0][i]));
+    for (int i = 0; i < 4; ++i) s[g][i] = vxor(s[g][i], bcast<W>(ks->enc[0][i]));
   }
   for (int r = 1; r <= kRounds; ++r) {
-    const __m512i k0 = bcast(ks->enc[r][0]), k1 = bcast(ks->enc[r][1]);
-    const __m512i k2 = bcast(ks->enc[r][2]), k3 = bcast(ks->enc[r][3]);
+    const W k0 = bcast<W>(ks->enc[r][0]), k1 = bcast<W>(ks->enc[r][1]);
+    const W k2 = bcast<W>(ks->enc[r][2]), k3 = bcast<W>(ks->enc[r][3]);
 #pragma GCC unroll 4
     for (int g = 0; g < G; ++g) {
       sbox(s[g]);
-      s[g][0] = _mm512_xor_si512(s[g][0], k0);
+      s[g][0] = vxor(s[g][0], k0);
       s[g][1] = rotl_xor<1>(s[g][1], k1);
       s[g][2] = rotl_xor<12>(s[g][2], k2);
       s[g][3] = rotl_xor<13>(s[g][3], k3);
@@ -91,15 +120,15 @@ GPUCRYPTO_ALWAYS_INLINE void encrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[
   }
 }
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[G][4]) {
+template <int G, class W>
+GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, W (&s)[G][4]) {
   // Inverse ShiftRow rotates right by 1, 12, 13, i.e. left by 15, 4, 3.
   for (int r = kRounds; r >= 1; --r) {
-    const __m512i k0 = bcast(ks->dec[r][0]), k1 = bcast(ks->dec[r][1]);
-    const __m512i k2 = bcast(ks->dec[r][2]), k3 = bcast(ks->dec[r][3]);
+    const W k0 = bcast<W>(ks->dec[r][0]), k1 = bcast<W>(ks->dec[r][1]);
+    const W k2 = bcast<W>(ks->dec[r][2]), k3 = bcast<W>(ks->dec[r][3]);
 #pragma GCC unroll 4
     for (int g = 0; g < G; ++g) {
-      s[g][0] = _mm512_xor_si512(s[g][0], k0);
+      s[g][0] = vxor(s[g][0], k0);
       s[g][1] = rotl_xor<15>(s[g][1], k1);
       s[g][2] = rotl_xor<4>(s[g][2], k2);
       s[g][3] = rotl_xor<3>(s[g][3], k3);
@@ -109,7 +138,7 @@ GPUCRYPTO_ALWAYS_INLINE void decrypt_rows(const SimdRoundKeys* ks, __m512i (&s)[
 #pragma GCC unroll 4
   for (int g = 0; g < G; ++g) {
 #pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i) s[g][i] = _mm512_xor_si512(s[g][i], bcast(ks->dec[0][i]));
+    for (int i = 0; i < 4; ++i) s[g][i] = vxor(s[g][i], bcast<W>(ks->dec[0][i]));
   }
 }
 
@@ -163,18 +192,23 @@ GPUCRYPTO_ALWAYS_INLINE __m512i shuf128(__m512i a, __m512i b) {
   return _mm512_maskz_shuffle_i64x2(__mmask8(0xff), a, b, kImm);
 }
 
-GPUCRYPTO_ALWAYS_INLINE void bytes_to_rows(const uint8_t* in, __m512i (&r)[4]) {
-  const __m512i x0 = _mm512_loadu_si512(in), x1 = _mm512_loadu_si512(in + 64);
-  const __m512i x2 = _mm512_loadu_si512(in + 128), x3 = _mm512_loadu_si512(in + 192);
+// Four zmm of 8 byte blocks each -> rows.
+GPUCRYPTO_ALWAYS_INLINE void blocks_to_rows(const __m512i (&x)[4], __m512i (&r)[4]) {
   const __m512i ip = idx(kLoadP), iq = idx(kLoadQ);
-  const __m512i p01 = _mm512_permutex2var_epi8(x0, ip, x1);
-  const __m512i q01 = _mm512_permutex2var_epi8(x0, iq, x1);
-  const __m512i p23 = _mm512_permutex2var_epi8(x2, ip, x3);
-  const __m512i q23 = _mm512_permutex2var_epi8(x2, iq, x3);
+  const __m512i p01 = _mm512_permutex2var_epi8(x[0], ip, x[1]);
+  const __m512i q01 = _mm512_permutex2var_epi8(x[0], iq, x[1]);
+  const __m512i p23 = _mm512_permutex2var_epi8(x[2], ip, x[3]);
+  const __m512i q23 = _mm512_permutex2var_epi8(x[2], iq, x[3]);
   r[0] = shuf128<0x44>(p01, p23);
   r[1] = shuf128<0xee>(p01, p23);
   r[2] = shuf128<0x44>(q01, q23);
   r[3] = shuf128<0xee>(q01, q23);
+}
+
+GPUCRYPTO_ALWAYS_INLINE void bytes_to_rows(const uint8_t* in, __m512i (&r)[4]) {
+  const __m512i x[4] = {_mm512_loadu_si512(in), _mm512_loadu_si512(in + 64),
+                        _mm512_loadu_si512(in + 128), _mm512_loadu_si512(in + 192)};
+  blocks_to_rows(x, r);
 }
 
 // Rows back to 4 zmm of byte blocks.
@@ -205,6 +239,114 @@ GPUCRYPTO_ALWAYS_INLINE void rows_to_bytes_xor(const __m512i (&r)[4], const uint
     _mm512_storeu_si512(out + 64 * i, _mm512_xor_si512(x[i], _mm512_loadu_si512(in + 64 * i)));
   }
 }
+
+// --- 49 … 127 blocks: 2, 3 or 4 zmm groups, the buffers byte-masked -------
+namespace zmm {
+
+// The bytes of the 8 blocks from `first` on that are among the first n.
+GPUCRYPTO_ALWAYS_INLINE __mmask64 bytes_mask(size_t n, size_t first) {
+  const size_t k = n <= first ? 0 : n - first;
+  return k >= 8 ? ~__mmask64(0) : (__mmask64(1) << (8 * k)) - 1;
+}
+
+template <int G, bool kEncrypt>
+GPUCRYPTO_ALWAYS_INLINE void ecb_groups(const SimdRoundKeys* ks, const uint8_t* in, uint8_t* out,
+                                        size_t n) {
+  __mmask64 m[G][4];
+  __m512i s[G][4];
+  for (int g = 0; g < G; ++g) {
+    __m512i x[4];
+    for (int i = 0; i < 4; ++i) {
+      m[g][i] = bytes_mask(n, kGroupBlocks * g + 8 * i);
+      x[i] = _mm512_maskz_loadu_epi8(m[g][i], in + 8 * (kGroupBlocks * g + 8 * i));
+    }
+    blocks_to_rows(x, s[g]);
+  }
+  if (kEncrypt) {
+    encrypt_rows<G>(ks, s);
+  } else {
+    decrypt_rows<G>(ks, s);
+  }
+  for (int g = 0; g < G; ++g) {
+    __m512i x[4];
+    rows_to_blocks(s[g], x);
+    for (int i = 0; i < 4; ++i) {
+      _mm512_mask_storeu_epi8(out + 8 * (kGroupBlocks * g + 8 * i), m[g][i], x[i]);
+    }
+  }
+}
+
+// Counter blocks c + j (mod 2^64, full carries), byte swapped to big-endian
+// blocks and converted like data.
+template <int G>
+GPUCRYPTO_ALWAYS_INLINE void ctr_groups(const SimdRoundKeys* ks, uint64_t c, const uint8_t* in,
+                                        uint8_t* out, size_t n) {
+  const __m512i bswap = _mm512_set_epi64(0x08090a0b0c0d0e0f, 0x0001020304050607, 0x08090a0b0c0d0e0f,
+                                         0x0001020304050607, 0x08090a0b0c0d0e0f, 0x0001020304050607,
+                                         0x08090a0b0c0d0e0f, 0x0001020304050607);
+  const __m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  __m512i s[G][4];
+  for (int g = 0; g < G; ++g) {
+    __m512i x[4];
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t first = c + kGroupBlocks * g + 8 * i;
+      const __m512i ci = _mm512_add_epi64(_mm512_set1_epi64(int64_t(first)), iota);
+      x[i] = _mm512_shuffle_epi8(ci, bswap);
+    }
+    blocks_to_rows(x, s[g]);
+  }
+  encrypt_rows<G>(ks, s);
+  for (int g = 0; g < G; ++g) {
+    __m512i x[4];
+    rows_to_blocks(s[g], x);
+    for (int i = 0; i < 4; ++i) {
+      const size_t off = 8 * (kGroupBlocks * g + 8 * i);
+      const __mmask64 m = bytes_mask(n, kGroupBlocks * g + 8 * i);
+      const __m512i d = _mm512_maskz_loadu_epi8(m, in + off);
+      _mm512_mask_storeu_epi8(out + off, m, _mm512_xor_si512(x[i], d));
+    }
+  }
+}
+
+}  // namespace zmm
+
+#include "ciphers/rectangle/ymm_groups.inc"
+
+// --- calls below a whole batch ---------------------------------------------
+// 1 … 8 blocks: one ymm of duplicated rows (small_avx512.h); 9 … 48 blocks:
+// up to three masked ymm groups of 16 (ymm_groups.inc); 49 … 127: masked
+// zmm groups (above). Crossovers measured with gpucrypto-block-sweep on AMD
+// Zen 4: for 1 … 8 blocks the duplicated rows take 59-60 ns, a ymm group
+// 62-64; for 33 … 48 three ymm groups take ~145 ns, two zmm groups ~176 (a
+// zmm operation costs two ymm ones there).
+namespace small {
+
+constexpr size_t kDupBlocks = dup::kGroup;
+constexpr int kYmmGroups = 3;
+constexpr size_t kYmmBlocks = kYmmGroups * ymm::kGroup;
+
+template <bool kEncrypt>
+GPUCRYPTO_ALWAYS_INLINE void ecb(const SimdRoundKeys& ks, const uint8_t* in, uint8_t* out,
+                                 size_t nblocks) {
+  if (nblocks <= kDupBlocks) return dup::ecb<kEncrypt>(ks, in, out, nblocks);
+  if (nblocks <= kYmmBlocks) return ymm::ecb<kYmmGroups, kEncrypt>(ks, in, out, nblocks);
+  const size_t groups = (nblocks + kGroupBlocks - 1) / kGroupBlocks;
+  with_groups<kGroups>(groups, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
+    zmm::ecb_groups<decltype(g)::value, kEncrypt>(&ks, in, out, nblocks);
+  });
+}
+
+GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint8_t* in,
+                                 uint8_t* out, size_t nblocks) {
+  if (nblocks <= kDupBlocks) return dup::ctr(ks, c, in, out, nblocks);
+  if (nblocks <= kYmmBlocks) return ymm::ctr<kYmmGroups>(ks, c, in, out, nblocks);
+  const size_t groups = (nblocks + kGroupBlocks - 1) / kGroupBlocks;
+  with_groups<kGroups>(groups, [&](auto g) GPUCRYPTO_INLINE_LAMBDA {
+    zmm::ctr_groups<decltype(g)::value>(&ks, c, in, out, nblocks);
+  });
+}
+
+}  // namespace small
 
 // --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 

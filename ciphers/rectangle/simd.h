@@ -20,13 +20,9 @@ struct SimdRoundKeys {
   uint32_t dec[kRoundKeys][4];
 };
 
-// A SIMD path pays for a whole batch even for one block; below this many
-// blocks the bitsliced reference (4 blocks per 64-bit word) is faster, so each
-// SIMD schedule carries the reference round keys too.
-inline constexpr size_t kSmallCall = 4;
+// One schedule for the batch kernels and the small-call paths of a file.
 struct SimdSchedule {
   alignas(64) SimdRoundKeys simd;
-  RoundKeys ref;
 };
 
 // avx512.cpp (F, BW, VBMI): 32 blocks per register, 4 register sets per batch.

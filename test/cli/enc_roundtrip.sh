@@ -15,8 +15,8 @@ while read -r name key iv block; do
   [ "$iv" -gt 0 ] && IVARG=(-iv "$(hexof "$iv")")
   for pad in "" "-nopad"; do
     src="$TMP/plain"
-    # Without padding ECB needs whole blocks; CTR takes any length.
-    if [ -n "$pad" ] && [[ $name == *-ECB ]]; then src="$TMP/aligned"; fi
+    # Without padding ECB and CBC need whole blocks; the streams take any length.
+    if [ -n "$pad" ] && [[ $name == *-ECB || $name == *-CBC ]]; then src="$TMP/aligned"; fi
     "$OPENSSL" enc -e "-$name" $pad -K "$K" "${IVARG[@]}" -propquery provider=gpucrypto \
       "${PROV[@]}" -in "$src" -out "$TMP/ct" || fail "$name $pad encrypt"
     "$OPENSSL" enc -d "-$name" $pad -K "$K" "${IVARG[@]}" -propquery provider=gpucrypto \
@@ -26,6 +26,35 @@ while read -r name key iv block; do
     n=$((n + 1))
   done
 done <<< "$CIPHERS"
+# A corrupted last CBC block: bad padding, "bad decrypt" (as the default
+# provider says); the same file from the default provider is refused alike.
+K=00112233445566778899aabbccddeeff
+IV=000102030405060708090a0b0c0d0e0f
+for name in AES-128-CBC SM4-CBC SKINNY-128-256-CBC; do
+  kl=$(grep "^$name " <<< "$CIPHERS" | cut -d' ' -f2)
+  KEY=$(printf '%s' "$K$K$K" | head -c $((2 * kl)))
+  "$OPENSSL" enc -e "-$name" -K "$KEY" -iv "$IV" -propquery provider=gpucrypto "${PROV[@]}" \
+    -in "$TMP/plain" -out "$TMP/ct"
+  size=$(stat -c %s "$TMP/ct")
+  # Overwrite the last block's first bytes (a valid pad after that is unlikely:
+  # the check below would then say so, and the file is fixed, not random).
+  printf '\x5a\xa5\x5a\xa5' | dd of="$TMP/ct" bs=1 seek=$((size - 16)) conv=notrunc status=none
+  if "$OPENSSL" enc -d "-$name" -K "$KEY" -iv "$IV" -propquery provider=gpucrypto "${PROV[@]}" \
+      -in "$TMP/ct" -out "$TMP/back" 2> "$TMP/err"; then
+    fail "$name: a corrupted last block decrypted"
+  fi
+  grep -q "bad decrypt" "$TMP/err" || fail "$name: no 'bad decrypt': $(cat "$TMP/err")"
+  if [[ $name != SKINNY* ]] && "$OPENSSL" enc -d "-$name" -K "$KEY" -iv "$IV" -propquery provider=default \
+      "${PROV[@]}" -in "$TMP/ct" -out "$TMP/back" 2> /dev/null; then
+    fail "$name: the default provider accepted what we refused"
+  fi
+done
+# Known answers of the new modes through the CLI: SP 800-38A F.2.1 (CBC),
+# F.3.13 (CFB128), F.4.1 (OFB), F.3.7 (CFB8); draft-ribose-cfrg-sm4 A.2.2.1.
+P38=6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51
+K38=2b7e151628aed2a6abf7158809cf4f3c
+I38=000102030405060708090a0b0c0d0e0f
+
 # Password-based (PBKDF2 from the default provider) with our cipher.
 "$OPENSSL" enc -e -skinny-128-256-ctr -pbkdf2 -pass pass:secret "${PROV[@]}" -in "$TMP/plain" -out "$TMP/ct"
 "$OPENSSL" enc -d -skinny-128-256-ctr -pbkdf2 -pass pass:secret "${PROV[@]}" -in "$TMP/ct" -out "$TMP/back"
@@ -49,4 +78,11 @@ kat RECTANGLE-128-ECB ffffffffffffffffffffffffffffffff "" ffffffffffffffff e83ee
 kat AES-128-CTR 2b7e151628aed2a6abf7158809cf4f3c f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff \
     6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51 \
     874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff
-echo "enc: $n round trips and 4 known answers OK (wide-block CTR: EVP tests only)"
+kat AES-128-CBC $K38 $I38 $P38 7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2
+kat AES-128-CFB $K38 $I38 $P38 3b3fd92eb72dad20333449f8e83cfb4ac8a64537a0b3a93fcde3cdad9f1ce58b
+kat AES-128-OFB $K38 $I38 $P38 3b3fd92eb72dad20333449f8e83cfb4a7789508d16918f03f53c52dac54ed825
+kat AES-128-CFB8 $K38 $I38 6bc1bee22e409f96e93d7e117393172aae2d 3b79424c9c0dd436bace9e0ed4586a4f32b9
+kat SM4-CBC 0123456789abcdeffedcba9876543210 $I38 \
+    aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb \
+    78ebb11cc40b0a48312aaeb2040244cb4cb7016951909226979b0d15dc6a8f6d
+echo "enc: $n round trips, 9 known answers, bad decrypt OK (wide-block IVs: EVP tests only)"

@@ -23,9 +23,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ciphers/block_cipher.h"
+#include "engine/block_modes.h"
 #include "gpu/kernels/host_tables.h"
 #include "gpu/launch.h"
 #include "platform/cpu_features.h"
@@ -80,8 +82,43 @@ struct Tally {
   int checked = 0, leaking = 0, skipped = 0;
 };
 
+// The mode kernels on n blocks of secret pt; outputs declassified after.
+void check_modes(const CipherHw& hw, const void* ks, size_t bs, uint8_t* pt, uint8_t* ct,
+                 uint8_t* back, size_t n) {
+  uint8_t reg[gpucrypto::kMaxBlockBytes];
+  const auto fresh_iv = [&] { std::memset(reg, 0x3c, bs); };
+  using Kernel = void (*)(const CipherHw&, const void*, size_t, uint8_t*, const uint8_t*, uint8_t*, size_t);
+  const std::pair<Kernel, Kernel> pairs[] = {{gpucrypto::cbc_encrypt, gpucrypto::cbc_decrypt},
+                                             {gpucrypto::cfb_encrypt, gpucrypto::cfb_decrypt},
+                                             {gpucrypto::ofb_crypt, gpucrypto::ofb_crypt}};
+  for (const auto& [enc, dec] : pairs) {
+    secret(pt, n * bs);
+    fresh_iv();
+    enc(hw, ks, bs, reg, pt, ct, n);
+    fresh_iv();
+    dec(hw, ks, bs, reg, ct, back, n);
+    fresh_iv();
+    dec(hw, ks, bs, reg, ct, ct, n);  // in place: the staging path
+    declassify(ct, n * bs);
+    declassify(back, n * bs);
+    declassify(reg, bs);
+  }
+  for (bool encrypt : {true, false}) {
+    secret(pt, n * bs);
+    fresh_iv();
+    gpucrypto::cfb8_crypt(hw, ks, bs, reg, pt, ct, std::min<size_t>(n * bs, 2 * bs), encrypt);
+    fresh_iv();
+    gpucrypto::cfb1_crypt(hw, ks, bs, reg, pt, ct, 16, encrypt);
+    declassify(ct, n * bs);
+    declassify(reg, bs);
+  }
+}
+
 // One implementation: key setup (encrypt and decrypt schedules), ECB both
-// ways and CTR, over block counts that reach the SIMD main loop and its tail.
+// ways and CTR, over block counts that reach the SIMD main loop and its tail;
+// the chained modes' kernels over it (engine/block_modes.h: CBC, CFB, OFB
+// both ways, CFB8, CFB1), with secret plaintext and everything computed from
+// it (the IV is public).
 void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
   const size_t bs = a.block_bytes;
   const size_t max_blocks = std::max<size_t>(2 * hw.batch_blocks + 3, 33);
@@ -96,8 +133,10 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
   hw.setkey(ks, key.data(), key.size(), /*with_decrypt=*/true);
   // 1, 2, 5, 16 and 33 blocks: the small-call paths inside the SIMD hooks
   // (one and several registers, groups) and the tails routed to a narrower
-  // batch (SKINNY's AVX-512 hooks hand 17..64 blocks to the AVX2 batch).
-  for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(16), size_t(33),
+  // batch (SKINNY's AVX-512 hooks hand 17..64 blocks to the AVX2 batch); half
+  // a batch + 1 and one block less than a batch: the masked multi-group paths
+  // below a whole batch (RECTANGLE).
+  for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(16), size_t(33), hw.batch_blocks / 2 + 1,
                    hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1, hw.batch_blocks, max_blocks}) {
     secret(pt.data(), n * bs);
     hw.encrypt(ks, pt.data(), ct.data(), n);
@@ -111,6 +150,7 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
     hw.ctr(ks, ctr, pt.data(), ct.data(), n);
     declassify(ct.data(), n * bs);
     declassify(ctr, bs);
+    check_modes(hw, ks, bs, pt.data(), ct.data(), back.data(), n);
   }
   const long found = errors_so_far() - before;
   // Functional sanity, after declassifying: decrypt(encrypt(x)) == x.

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "ciphers/block_cipher.h"
+#include "engine/block_modes.h"
 #include "platform/cpu_features.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
@@ -246,10 +247,36 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
   if (selected(base + "decrypt"))
     report(tally, base + "decrypt",
            measure(g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), n); }));
-  // One block: the small-call paths inside the SIMD hooks.
+  // One block: the small-call paths inside the SIMD hooks, both directions
+  // (decryption has its own inverse circuit there).
   if (selected(base + "encrypt 1 block"))
     report(tally, base + "encrypt 1 block",
            measure(g_samples, data, [&] { hw.encrypt(ks.get(), in.data(), out.data(), 1); }));
+  if (selected(base + "decrypt 1 block"))
+    report(tally, base + "decrypt 1 block",
+           measure(g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), 1); }));
+  // The chained modes over the hooks (engine/block_modes.h): CBC encryption
+  // (one single-block call per block, the register XOR) and CBC decryption
+  // (batch decrypt into the stack stage, XOR, copy); CFB and OFB run the same
+  // two kernels' shapes. Fixed vs random plaintext (ciphertext), public IV.
+  if (selected(base + "cbc encrypt"))
+    report(tally, base + "cbc encrypt",
+           measure(
+               g_samples,
+               [&](int c) {
+                 pick(c, in, fixed_in);
+                 ctr = iv;
+               },
+               [&] { gpucrypto::cbc_encrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
+  if (selected(base + "cbc decrypt"))
+    report(tally, base + "cbc decrypt",
+           measure(
+               g_samples,
+               [&](int c) {
+                 pick(c, in, fixed_in);
+                 ctr = iv;
+               },
+               [&] { gpucrypto::cbc_decrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
   // CTR: the secret is the key stream, i.e. the key: fixed vs random keys
   // under a fixed counter, timing only the CTR call.
   if (selected(base + "ctr"))

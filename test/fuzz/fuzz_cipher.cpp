@@ -4,7 +4,8 @@
 // an op program. Two checks per input:
 //  1. One-shot with random chunking: the EVP result (encrypt, then decrypt
 //     with another chunking) must equal the portable reference
-//     (ciphers/<alg>/ref; ECB with PKCS#7 or no padding, CTR).
+//     (ciphers/<alg>/ref; ECB with PKCS#7 or no padding, CTR; CBC, CFB, OFB,
+//     CFB8 and CFB1 through the mode model over it, test/mode_model.h).
 //  2. A random program of update / padding / get-params / dupctx / re-init
 //     (new key, new IV, neither, switch direction) / set num / final /
 //     wrong-typed params runs on our context -- and, for AES and SM4, on the
@@ -25,6 +26,7 @@
 #include "ciphers/skinny/skinny.h"
 #include "ciphers/sm4/sm4.h"
 #include "test/fuzz/fuzz_common.h"
+#include "test/mode_model.h"
 
 namespace {
 
@@ -32,6 +34,7 @@ using gpucrypto::CipherAlgo;
 using gpucrypto::CipherHw;
 using gpucrypto::fuzz::Reader;
 using Bytes = std::vector<uint8_t>;
+using gpucrypto::test::ModelMode;
 
 struct Target {
   std::string name;
@@ -40,6 +43,9 @@ struct Target {
   bool has_default;  // the default provider serves the same name
   EVP_CIPHER* ours = nullptr;
   EVP_CIPHER* theirs = nullptr;
+  ModelMode mode = ModelMode::kECB;
+  bool iv() const { return mode != ModelMode::kECB; }
+  bool stream() const { return !gpucrypto::test::model_padded(mode); }
 };
 
 std::vector<Target>& targets() {
@@ -48,6 +54,13 @@ std::vector<Target>& targets() {
     auto add = [&](const std::string& base, const CipherAlgo& a, bool def) {
       v.push_back({base + "-ECB", &a, false, def});
       v.push_back({base + "-CTR", &a, true, def});
+      std::vector<std::string> more = {"-CBC", "-CFB", "-OFB"};
+      if (base.rfind("AES-", 0) == 0) {
+        more.push_back("-CFB8");
+        more.push_back("-CFB1");
+      }
+      for (const std::string& m : more) v.push_back({base + m, &a, false, def});
+      for (Target& x : v) x.mode = gpucrypto::test::model_mode_of(x.name);
     };
     add("SKINNY-128-256", gpucrypto::skinny128_256(), false);
     add("SKINNY-128-384", gpucrypto::skinny128_384(), false);
@@ -72,8 +85,13 @@ std::vector<Target>& targets() {
 }
 
 Bytes reference(const Target& t, bool pad, const uint8_t* key, const uint8_t* iv, const Bytes& pt) {
-  const CipherHw& ref = *gpucrypto::find_hw(*t.algo, "ref");
   const size_t bs = t.algo->block_bytes;
+  if (t.mode != ModelMode::kECB && t.mode != ModelMode::kCTR) {
+    Bytes out;
+    gpucrypto::test::ModeModel(*t.algo, key).crypt(t.mode, true, pad, Bytes(iv, iv + bs), pt, &out);
+    return out;
+  }
+  const CipherHw& ref = *gpucrypto::find_hw(*t.algo, "ref");
   alignas(64) static uint8_t ks[8192];
   std::memset(ks, 0, sizeof ks);
   ref.setkey(ks, key, t.algo->key_bytes, false);
@@ -99,7 +117,7 @@ Bytes reference(const Target& t, bool pad, const uint8_t* key, const uint8_t* iv
 bool evp(const Target& t, bool enc, bool pad, const uint8_t* key, const uint8_t* iv,
          const Bytes& in, const std::vector<size_t>& chunks, Bytes* out) {
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
-  bool ok = EVP_CipherInit_ex2(ctx, t.ours, key, t.ctr ? iv : nullptr, enc, nullptr) == 1 &&
+  bool ok = EVP_CipherInit_ex2(ctx, t.ours, key, t.iv() ? iv : nullptr, enc, nullptr) == 1 &&
             EVP_CIPHER_CTX_set_padding(ctx, pad) == 1;
   out->assign(in.size() + 64, 0);
   size_t pos = 0, done = 0;
@@ -124,10 +142,11 @@ void one_shot(const Target& t, Reader& r, const uint8_t* key, const uint8_t* iv)
   std::vector<size_t> chunks, chunks2;
   for (int i = 0, n = flags >> 5; i < n; ++i) chunks.push_back(r.byte());
   for (int i = 0, n = (flags >> 2) & 7; i < n; ++i) chunks2.push_back(r.u16() % 600);
-  const size_t len = std::min<size_t>(r.u16() % 2048, r.left());
+  // CFB1 costs a block call per bit: shorter messages keep the runs fast.
+  const size_t len = std::min<size_t>(r.u16() % (t.mode == ModelMode::kCFB1 ? 256 : 2048), r.left());
   Bytes pt(r.rest(), r.rest() + len);
   for (size_t i = 0; i < len; ++i) r.byte();
-  if (!t.ctr && !pad) pt.resize(pt.size() - pt.size() % bs);
+  if (!t.stream() && !pad) pt.resize(pt.size() - pt.size() % bs);
   const Bytes want = reference(t, pad, key, iv, pt);
   Bytes got, back;
   FUZZ_CHECK(evp(t, true, pad, key, iv, pt, chunks, &got), "%s encrypt failed", t.name.c_str());
@@ -214,7 +233,7 @@ void program(const Target& t, Reader& r, const uint8_t* key0, const uint8_t* iv0
   std::memcpy(key, key0, kl);
   std::memcpy(iv, iv0, bs);
   if (both([&](Side& s) {
-        return Result{EVP_CipherInit_ex2(s.ctx, s.cipher, key, t.ctr ? iv : nullptr, 1, nullptr), {}};
+        return Result{EVP_CipherInit_ex2(s.ctx, s.cipher, key, t.iv() ? iv : nullptr, 1, nullptr), {}};
       }) != 1)
     std::abort();
   static uint8_t data[4096];
@@ -238,7 +257,7 @@ void program(const Target& t, Reader& r, const uint8_t* key0, const uint8_t* iv0
         break;
       }
       case 3:
-        rc = both([&](Side& s) { return do_get(s, t.ctr); });
+        rc = both([&](Side& s) { return do_get(s, t.iv()); });
         break;
       case 4:  // dupctx mid-stream; continue on the copy
         rc = both([&](Side& s) {
@@ -261,16 +280,18 @@ void program(const Target& t, Reader& r, const uint8_t* key0, const uint8_t* iv0
         if (trace) std::fprintf(stderr, "  re-init how=%d enc=%d\n", how & 7, int(enc));
         rc = both([&](Side& s) {
           return Result{EVP_CipherInit_ex2(s.ctx, nullptr, (how & 1) ? key : nullptr,
-                                           (how & 2) && t.ctr ? iv : nullptr, enc, nullptr),
+                                           (how & 2) && t.iv() ? iv : nullptr, enc, nullptr),
                         {}};
         });
         break;
       }
       case 6:
-        // Resume inside a keystream block. Not in lockstep: the default
-        // provider keeps whatever stale keystream its buffer holds (e.g.
-        // after a re-init), ours regenerates E(ctr - 1); only ours runs it.
-        if (t.ctr && !diff) {
+        // Resume inside a keystream block. CTR is not in lockstep: the
+        // default provider keeps whatever stale keystream its buffer holds
+        // (e.g. after a re-init), ours regenerates E(ctr - 1); only ours
+        // runs it. CFB and OFB resume from the register, as the default
+        // provider does: in lockstep.
+        if (t.stream() && (!t.ctr || !diff)) {
           unsigned num = r.byte() % bs;
           rc = both([&](Side& s) {
             const OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),

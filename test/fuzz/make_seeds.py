@@ -13,13 +13,19 @@ import sys
 
 # (EVP order of fuzz_cipher.cpp targets(): name, key bytes, block bytes)
 CIPHERS = []
+
+
+def add(base, k, b):
+    modes = ["ECB", "CTR", "CBC", "CFB", "OFB"] + (["CFB8", "CFB1"] if base.startswith("AES-") else [])
+    CIPHERS.extend((f"{base}-{m}", k, b) for m in modes)
+
+
 for base, k, b in [("SKINNY-128-256", 32, 16), ("SKINNY-128-384", 48, 16), ("SM4", 16, 16),
                    ("RECTANGLE-80", 10, 8), ("RECTANGLE-128", 16, 8)]:
-    CIPHERS += [(base + "-ECB", k, b), (base + "-CTR", k, b)]
+    add(base, k, b)
 for bb in (128, 192, 256):
     for kb in (128, 192, 256):
-        base = f"AES-{kb}" if bb == 128 else f"RIJNDAEL-{bb}-{kb}"
-        CIPHERS += [(base + "-ECB", kb // 8, bb // 8), (base + "-CTR", kb // 8, bb // 8)]
+        add(f"AES-{kb}" if bb == 128 else f"RIJNDAEL-{bb}-{kb}", kb // 8, bb // 8)
 
 H = bytes.fromhex
 # NIST SP 800-38A F.5.1 (AES-128-CTR): key, initial counter block, plaintext.

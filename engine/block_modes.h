@@ -1,0 +1,51 @@
+// The whole-block work of the chained modes (CBC, CFB, OFB, CFB8, CFB1),
+// written once over one implementation's hooks (docs/ARCHITECTURE.md, "a
+// mode"). The provider's generic layer keeps the mode state (padding, `num`,
+// the IV register) and calls these; the dispatcher runs the parallel ones
+// (CBC and CFB decryption) in chunks across the pool and on the GPU.
+//
+// Every function takes the chaining register `reg` (block_bytes bytes) and
+// leaves it where the mode definition says the next call starts from:
+//   CBC (both directions), CFB decryption: the last ciphertext block;
+//   CFB encryption: the last ciphertext block;
+//   OFB: the last keystream block;
+//   CFB8 / CFB1: the shift register after the last segment.
+// All accept in == out (never partial overlap), any alignment, n == 0, and
+// allocate nothing. Per-call stack staging of decrypted or keystream bytes is
+// wiped with OPENSSL_cleanse before returning.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "ciphers/block_cipher.h"
+
+namespace gpucrypto {
+
+// The sequential modes: one single-block hook call per block (the hook's
+// lowest-latency path), nothing else per block but a register XOR.
+void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+               uint8_t* out, size_t nblocks);
+
+// The parallel modes: block i depends only on ciphertext blocks i-1 and i,
+// so whole runs go through the batch hook (CBC: decrypt the run, then XOR
+// with the previous ciphertext blocks; CFB: encrypt the previous ciphertext
+// blocks, then XOR). `reg` is the ciphertext block before in[0] (the IV for
+// the first call); any split of a run into calls gives the same bytes.
+void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+
+// CFB with 8-bit segments over n bytes, and with 1-bit segments over `nbits`
+// bits (bit 7 of in[0] first; output bits past nbits keep their value), as
+// SP 800-38A section 6.3 and OpenSSL's CRYPTO_cfb128_8/1_encrypt define them.
+void cfb8_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                uint8_t* out, size_t n, bool encrypt);
+void cfb1_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                uint8_t* out, size_t nbits, bool encrypt);
+
+}  // namespace gpucrypto

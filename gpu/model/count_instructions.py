@@ -50,7 +50,7 @@ CONSTANT_TIME = ("AesCt", "SkinnyCt", "Sm4Ct", "Rectangle")
 
 
 def short(name):
-    m = re.search(r"CipherKernelINS3_(\d+)(\w+?)(?:ILi(\d+)E)?E+LNS3_2OpE(\d)", name)
+    m = re.search(r"CipherKernelINS\d_(\d+)(\w+?)(?:ILi(\d+)E)?E+LNS\d_2OpE(\d)", name)
     if not m:
         return name[:60]
     cls, rounds, op = m.group(2), m.group(3), int(m.group(4))
@@ -76,7 +76,7 @@ def sass_line(line):
 def ptx_line(line):
     """The same for PTX: the instruction text without its predicate."""
     s = line.strip()
-    m = re.match(r"\.entry (\S+)\(", s)
+    m = re.match(r"(?:\.(?:visible|weak)\s+)?\.entry (\S+)\(", s)
     if m:
         return m.group(1), None
     if not s or s.startswith(("//", ".", "$", "{", "}", ")")):

@@ -54,6 +54,8 @@ std::string config_set(EngineConfig* cfg, const std::string& key, const std::str
     else cfg->gpu_min_bytes = n;
   } else if (key == "log") {
     if (!parse_bool(value, &cfg->log)) return bad("0 or 1");
+  } else if (key == "gpu_kernels") {
+    if (!gpu::parse_kernel_family(value, &cfg->gpu_kernels)) return bad("constant-time or tables");
   } else {
     return "gpucrypto: unknown configuration key '" + key + "'";
   }
@@ -66,7 +68,8 @@ std::string config_apply_env(EngineConfig* cfg) {
       {"GPUCRYPTO_THREADS", "threads"},
       {"GPUCRYPTO_MT_MIN_BYTES", "mt_min_bytes"},
       {"GPUCRYPTO_GPU_MIN_BYTES", "gpu_min_bytes"},
-      {"GPUCRYPTO_LOG", "log"}};
+      {"GPUCRYPTO_LOG", "log"},
+      {"GPUCRYPTO_GPU_KERNELS", "gpu_kernels"}};
   for (const auto& v : kVars) {
     const char* val = std::getenv(v.env);
     if (val == nullptr) continue;
@@ -78,11 +81,14 @@ std::string config_apply_env(EngineConfig* cfg) {
 
 std::string config_describe(const EngineConfig& cfg) {
   const size_t threads = cfg.threads != 0 ? cfg.threads : std::thread::hardware_concurrency();
-  return std::string("backend=") + backend_name(cfg.backend) +
-         " threads=" + std::to_string(threads) +
-         " mt_min_bytes=" + std::to_string(cfg.mt_min_bytes) + " gpu_min_bytes=" +
-         (cfg.gpu_min_bytes ? std::to_string(*cfg.gpu_min_bytes) : std::string("auto")) +
-         (cfg.log ? " log=1" : "");
+  std::string d = std::string("backend=") + backend_name(cfg.backend) +
+                  " threads=" + std::to_string(threads) +
+                  " mt_min_bytes=" + std::to_string(cfg.mt_min_bytes) + " gpu_min_bytes=" +
+                  (cfg.gpu_min_bytes ? std::to_string(*cfg.gpu_min_bytes) : std::string("auto")) +
+                  (cfg.log ? " log=1" : "");
+  // append, not a longer operator+ chain (GCC 12 -O3 -Wrestrict false positive)
+  d.append(" gpu_kernels=").append(gpu::kernel_family_name(cfg.gpu_kernels));
+  return d;
 }
 
 }  // namespace gpucrypto

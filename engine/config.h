@@ -1,7 +1,8 @@
 // Engine configuration: back-end cap, thread count and size thresholds.
 // Sources, in order: openssl.cnf provider-section keys, environment variables
 // (GPUCRYPTO_BACKEND, GPUCRYPTO_THREADS, GPUCRYPTO_MT_MIN_BYTES,
-// GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG), then measured defaults.
+// GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG, GPUCRYPTO_GPU_KERNELS), then
+// measured defaults.
 // Malformed values are errors, never silently replaced by a default.
 #pragma once
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "gpu/gpu_backend.h"
 #include "platform/cpu_features.h"
 
 namespace gpucrypto {
@@ -27,20 +29,24 @@ struct EngineConfig {
   size_t mt_min_bytes = kDefaultMtMinBytes;
   std::optional<size_t> gpu_min_bytes;  // unset: measured by the GPU runtime
   bool log = false;                     // log which back end served large calls
+  // GPU kernel family (README "Security notes"): constant time unless the
+  // configuration asks for the table kernels by name.
+  gpu::KernelFamily gpu_kernels = gpu::KernelFamily::kConstantTime;
 
   // Features the CPU paths may use under `backend`.
   uint32_t features() const { return cpu_features_detected() & backend_feature_mask(backend); }
 };
 
 // Applies one key ("backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-// "log"). Returns an empty string on success, else a message naming the key
+// "log", "gpu_kernels"). Returns an empty string on success, else a message naming the key
 // and value.
 std::string config_set(EngineConfig* cfg, const std::string& key, const std::string& value);
 
 // Applies the environment overrides; same error convention.
 std::string config_apply_env(EngineConfig* cfg);
 
-// "backend=avx512 threads=2 mt_min_bytes=262144 gpu_min_bytes=auto"
+// "backend=avx512 threads=2 mt_min_bytes=262144 gpu_min_bytes=auto
+// gpu_kernels=constant-time"
 std::string config_describe(const EngineConfig& cfg);
 
 }  // namespace gpucrypto

@@ -6,8 +6,13 @@ namespace gpucrypto {
 
 bool gpu_offload_worth(size_t bytes, const EngineConfig& cfg) {
   if (cfg.backend != Backend::kAuto && cfg.backend != Backend::kCUDA) return false;
-  if (cfg.gpu_min_bytes) return bytes >= *cfg.gpu_min_bytes && gpu::usable();
-  return bytes >= cfg.mt_min_bytes && gpu::usable() && bytes >= gpu::min_bytes();
+  const bool worth = cfg.gpu_min_bytes
+                         ? bytes >= *cfg.gpu_min_bytes && gpu::usable()
+                         : bytes >= cfg.mt_min_bytes && gpu::usable() && bytes >= gpu::min_bytes();
+  // The job that follows on this thread runs this configuration's kernel
+  // family (gpu_backend.h, set_thread_kernels).
+  if (worth) gpu::set_thread_kernels(cfg.gpu_kernels);
+  return worth;
 }
 
 const EngineConfig& env_config() {

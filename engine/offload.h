@@ -7,6 +7,8 @@
 //     a device hand-off) and bytes >= the runtime's calibrated minimum, and
 //   * a device is usable.
 // The size checks come first, so small calls never initialise the GPU runtime.
+// When it answers yes it also sets this thread's GPU kernel family to
+// cfg.gpu_kernels, for the job the caller hands the GPU next.
 #pragma once
 #include <cstddef>
 

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Device check for a machine with an NVIDIA GPU (compute capability >= 8.0):
 # builds the GPU back end and its tests, runs the device tests (real GPU,
-# 1 KiB ... 256 MiB against the CPU), the emulator/runtime tests, the GPU
-# throughput rows, and refreshes the instruction counts of the performance
-# model from real SASS. Writes everything to a results folder. Budget: < 5 min.
+# 1 KiB ... 256 MiB against the CPU, both kernel families in both CTR transfer
+# modes), the emulator/runtime tests, measures kernel-only and end-to-end
+# throughput of both kernel families (constant-time, tables) and both CTR
+# transfer modes (ship, keystream, and what the calibration picks), and
+# refreshes the instruction counts of the performance model from PTX and real
+# SASS. Writes everything to a results folder. Budget: < 5 min.
+#
+# Results: kernel-only.txt ("BENCH kernel <cipher> <family> <op> 64MiB: X Gb/s"),
+# end-to-end.txt ("BENCH e2e <cipher> <family> CTR ship|keystream|auto->mode"
+# and ECB, 128 MiB), ctr-calibration.txt (the first-use choice per cipher and
+# family), model-ptx-sm80.md / model-ptx-sm90.md / model-sass.md.
 #
 #   gpu/check.sh [results-dir]        (default: ./gpu-check-<host>-<date>)
 # Environment: CUDACXX / nvcc on PATH, JOBS (default: nproc), BENCH (a command
@@ -35,9 +43,10 @@ grep "CUDA architectures" "$out/cmake.log" || true
 timeout "$(left)" cmake --build "$build" -j"$jobs" --target gpucrypto_gpu \
   > "$out/build-gpu.log" 2>&1 || { tail -30 "$out/build-gpu.log"; exit 1; }
 grep -E "Compiling entry|registers" "$out/build-gpu.log" > "$out/resource-usage.txt" || true
+
 timeout "$(left)" cmake --build "$build" -j"$jobs" \
-  --target gpu_device_test gpu_kernels_test gpu_runtime_test gpu_mlkem_test > "$out/build-tests.log" 2>&1 ||
-  { tail -30 "$out/build-tests.log"; exit 1; }
+  --target gpu_device_test gpu_kernels_test gpu_ct_kernels_test gpu_runtime_test gpu_mlkem_test \
+  > "$out/build-tests.log" 2>&1 || { tail -30 "$out/build-tests.log"; exit 1; }
 
 status=0
 echo "== architectures embedded in gpucrypto.so (built with the tests)"
@@ -49,13 +58,33 @@ timeout "$(left)" "$build/test/gpu_device_test" --gtest_output=xml:"$out/gpu_dev
   tee "$out/gpu_device_test.txt" || status=1
 grep -q "SKIPPED" "$out/gpu_device_test.txt" && { echo "device tests were SKIPPED: no usable GPU"; status=1; }
 grep "^BENCH" "$out/gpu_device_test.txt" > "$out/bench-rows.txt" || true
+grep "^BENCH kernel" "$out/gpu_device_test.txt" > "$out/kernel-only.txt" || true
+grep "^BENCH e2e" "$out/gpu_device_test.txt" > "$out/end-to-end.txt" || true
+grep "^CALIB" "$out/gpu_device_test.txt" > "$out/ctr-calibration.txt" || true
 # ML-KEM on the device (all levels and ops against the CPU; gpu/README.md).
 timeout "$(left)" "$build/test/gpu_mlkem_test" --gtest_filter='MlkemDevice.*' \
   --gtest_output=xml:"$out/gpu_mlkem_device.xml" | tee "$out/gpu_mlkem_device.txt" || status=1
 grep -q "SKIPPED" "$out/gpu_mlkem_device.txt" && { echo "ML-KEM device test was SKIPPED"; status=1; }
 
+# The model's fully unrolled builds take minutes of nvcc: started after the
+# device tests (so they do not steal the host cores the end-to-end rows
+# measure), in the background while the emulator tests run.
+model_pids=()
+for tu in kernels kernels_ct; do  # the table family and the constant-time family
+  for arch in 80 90; do
+    ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_$arch -O3 -ptx \
+        -o "$out/model-$tu-$arch.ptx" "$src/gpu/$tu.cu" > "$out/model-$tu-$arch-ptx.log" 2>&1 ) &
+    model_pids+=($!)
+  done
+  if command -v cuobjdump > /dev/null; then
+    ( timeout "$(left)" "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_90 -cubin \
+        -o "$out/model-$tu-90.cubin" "$src/gpu/$tu.cu" > "$out/model-$tu-90-cubin.log" 2>&1 ) &
+    model_pids+=($!)
+  fi
+done
+
 echo "== emulator and runtime tests"
-for t in gpu_kernels_test gpu_runtime_test gpu_mlkem_test; do
+for t in gpu_kernels_test gpu_ct_kernels_test gpu_runtime_test gpu_mlkem_test; do
   timeout "$(left)" "$build/test/$t" --gtest_output=xml:"$out/$t.xml" > "$out/$t.txt" || status=1
   tail -1 "$out/$t.txt"
 done
@@ -65,14 +94,17 @@ if [ -n "${BENCH:-}" ]; then
   timeout "$(left)" $BENCH > "$out/bench.txt" 2>&1 || status=1
 fi
 
-echo "== SASS instruction counts for the model"
-if command -v cuobjdump > /dev/null; then
-  "$nvcc" -std=c++20 -I"$src" -DGPUCRYPTO_MODEL_FULL_UNROLL -arch=sm_90 -cubin \
-    -o "$out/model90.cubin" "$src/gpu/kernels.cu"
-  cuobjdump -sass "$out/model90.cubin" > "$out/model90.sass"
+echo "== instruction counts for the model (PTX sm_80, sm_90; SASS sm_90 when cuobjdump exists)"
+for pid in "${model_pids[@]}"; do wait "$pid" || echo "a model build did not finish in time (see model-*.log)"; done
+for arch in 80 90; do
+  python3 "$src/gpu/model/count_instructions.py" "$out"/model-kernels*-$arch.ptx > "$out/model-ptx-sm$arch.md" || true
+done
+cat "$out/model-ptx-sm90.md" || true
+if ls "$out"/model-kernels*-90.cubin > /dev/null 2>&1; then
+  for c in "$out"/model-kernels*-90.cubin; do cuobjdump -sass "$c"; done > "$out/model90.sass"
   python3 "$src/gpu/model/count_instructions.py" --sass "$out/model90.sass" | tee "$out/model-sass.md"
 else
-  echo "cuobjdump not found: SASS counts skipped"
+  echo "cuobjdump not found or the cubin builds timed out: SASS counts skipped"
 fi
 # The ML-KEM model's building blocks (PTX; gpu/model/mlkem_model.py).
 "$nvcc" -std=c++20 -I"$src" -arch=sm_90 -O3 -ptx -o "$out/mlkem_probes.ptx" \

@@ -7,6 +7,7 @@
 namespace gpucrypto::gpu {
 
 int launch_cipher_cuda(const CipherLaunch& l, const LaunchIo& io, void* stream);     // kernels.cu
+int launch_cipher_ct_cuda(const CipherLaunch& l, const LaunchIo& io, void* stream);  // kernels_ct.cu
 int launch_babykyber_cuda(const BabyKyberLaunch& l, const LaunchIo& io, void* stream);  // kem_kernels.cu
 int launch_mlkem_cuda(const MlkemLaunch& l, const LaunchIo& io, void* stream);       // mlkem_kernels.cu
 

@@ -17,7 +17,9 @@ void emulate_launch(const Launch& launch, const LaunchIo& io) {
 
 void emulate_cipher(const CipherLaunch& l, const LaunchIo& io) {
   const kern::Params p = cipher_params(l, io);
-  kern::visit_kernel(l, [&]<class K>() { emulate_grid(K{p}, grid_blocks(io.n, l.threads), l.threads); });
+  kern::visit_kernel(l, [&]<class K>() {
+    emulate_grid(K{p}, grid_blocks(io.n, l.threads, K::kLanes), l.threads);
+  });
 }
 
 }  // namespace gpucrypto::gpu

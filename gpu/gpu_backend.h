@@ -20,6 +20,36 @@ enum class Cipher {
   kAES256,
 };
 
+// The two kernel families (gpu/README.md, "Constant-time kernels"):
+// kConstantTime, the default, has no memory index and no branch that depends
+// on key or data (bit-sliced AES, SM4 and SKINNY; RECTANGLE is bit-sliced by
+// design); kTables runs the shared-memory T-table kernels of AES, SM4 and
+// SKINNY, which a GPU co-tenant can attack through timing (Jiang, Fei, Kaeli,
+// HPCA 2016), and only when the configuration asks for it (gpu_kernels).
+enum class KernelFamily { kConstantTime, kTables };
+// "constant-time" / "tables".
+const char* kernel_family_name(KernelFamily f);
+// Accepts exactly those two names; false for anything else.
+bool parse_kernel_family(const std::string& s, KernelFamily* out);
+
+// The family this thread's next cipher jobs use. Every GPU job is preceded on
+// its thread by the offload rule (engine/offload.h), which sets it from the
+// caller's configuration; a thread that never set it gets kConstantTime.
+void set_thread_kernels(KernelFamily f);
+KernelFamily thread_kernels();
+
+// How a CTR job moves over PCIe (gpu/README.md, "CTR transfer modes"):
+//   kShip:      data to the device, the kernel XORs, the result back (two
+//               transfers of the data);
+//   kKeystream: the device makes keystream only and sends it back; the CPU
+//               XORs it into the data while the next chunk is in flight (one
+//               transfer), then wipes the staged keystream;
+//   kAuto:      picked per cipher, kernel family and size by a measurement of
+//               both at first use (ship on the emulated device, where timing
+//               means nothing).
+enum class CtrTransfer { kAuto, kShip, kKeystream };
+const char* ctr_transfer_name(CtrTransfer t);
+
 struct Job {
   Cipher cipher;
   const uint8_t* key;  // raw key bytes (the runtime derives the kernel schedule)
@@ -67,6 +97,22 @@ struct Calibration {
 };
 Calibration calibration();
 
+// The CTR transfer calibration of one cipher and family: fixed cost and
+// throughput of each mode, and the size from which keystream mode's higher
+// throughput wins (0: from the start; SIZE_MAX: it has none). measured is false before the first CTR job of
+// that cipher and family, and on the emulated device.
+struct CtrCalibration {
+  bool measured;
+  double ship_latency_us, ship_bytes_per_second;
+  double keystream_latency_us, keystream_bytes_per_second;
+  size_t keystream_from_bytes;
+};
+CtrCalibration ctr_calibration(Cipher c, KernelFamily f);
+
+// The mode the model of a calibration picks for a job of `bytes`: the one with
+// the smaller latency + bytes / throughput (ties: ship).
+CtrTransfer ctr_pick(const CtrCalibration& cal, size_t bytes);
+
 // One line for diagnostics: "none (no CUDA driver)", "1 x NVIDIA H200 (sm_90)",
 // "emulated on the CPU (test aid, not a GPU)", ...
 std::string describe();
@@ -83,6 +129,7 @@ struct Stats {
   uint64_t warnings;       // "GPU disabled" warnings printed (0 or 1 per init)
   bool disabled;           // disabled after repeated errors
   bool emulated;           // the device is the host grid emulator (test aid)
+  uint64_t table_jobs;     // of the cipher jobs, how many ran the table kernels
 };
 Stats stats();
 
@@ -106,6 +153,15 @@ void reset();
 // Bytes per pipeline chunk (default 8 MiB); small values exercise chunking
 // and stream reuse with small buffers.
 void set_chunk_bytes(size_t bytes);
+// Forces a CTR transfer mode (kAuto: back to the calibrated choice). Also
+// the environment variable GPUCRYPTO_GPU_CTR_TRANSFER = auto | ship |
+// keystream, read at (re)initialisation (gpu/check.sh measures both modes).
+void set_ctr_transfer(CtrTransfer t);
+// The mode the last CTR job ran with (kAuto before any).
+CtrTransfer last_ctr_transfer();
+// Runs the first-use CTR calibration for (c, f) now, on whatever device is
+// there (the emulated one too), and returns it.
+CtrCalibration calibrate_ctr_now(Cipher c, KernelFamily f);
 // Whether the device's staging buffers are all zero (true without a device).
 bool staging_clear();
 }  // namespace testing

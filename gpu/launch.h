@@ -17,10 +17,10 @@
 
 namespace gpucrypto::gpu {
 
-// The two SKINNY encryption designs (gpu/kernels/skinny.cuh). The runtime
-// uses kDefaultSkinny, the T-table design: the performance model in
-// gpu/README.md puts it at about twice the table-free one on an H200. The
-// table-free design stays selectable for tests, benchmarks and the model.
+// The two SKINNY designs of the table family (gpu/kernels/skinny.cuh): the
+// seed's T-table design, which gpu_kernels=tables runs (kDefaultSkinny), and
+// the SWAR table-free one, kept for the tests and the model. The
+// constant-time family runs the bit-sliced SkinnyCt whatever this says.
 enum class SkinnyDesign : uint32_t { kTable, kSliced };
 inline constexpr SkinnyDesign kDefaultSkinny = SkinnyDesign::kTable;
 
@@ -34,6 +34,7 @@ struct CipherLaunch {
   uint32_t threads = kThreadsPerBlock;
   uint32_t ctr_be[4] = {};  // CTR: counter of the launch's first block, big-endian words
   kern::KeySched ks{};
+  KernelFamily family = KernelFamily::kConstantTime;
 };
 
 // A babyKyber PKE batch over `n` instances (gpu/gpu_kem.h).
@@ -90,9 +91,10 @@ inline kern::Params cipher_params(const CipherLaunch& l, const LaunchIo& io) {
   return p;
 }
 
-// Grid size for `nblocks` cipher blocks.
-inline uint32_t grid_blocks(uint64_t nblocks, uint32_t threads) {
-  return uint32_t((nblocks + threads - 1) / threads);
+// Grid size for `nblocks` cipher blocks, `per_thread` blocks per thread.
+inline uint32_t grid_blocks(uint64_t nblocks, uint32_t threads, uint32_t per_thread = 1) {
+  const uint64_t per_cta = uint64_t(threads) * per_thread;
+  return uint32_t((nblocks + per_cta - 1) / per_cta);
 }
 
 }  // namespace gpucrypto::gpu

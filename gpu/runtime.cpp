@@ -2,10 +2,12 @@
 // kernel / copy-out pipeline over every slot (stream) of every device,
 // in-order completion so a failure leaves a correct prefix and an untouched
 // rest, fault injection, and disabling the GPU after repeated errors.
+#include <openssl/crypto.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -109,6 +111,43 @@ size_t env_size(const char* name, size_t fallback) {
   return (end != nullptr && *end == '\0') ? size_t(x) : fallback;
 }
 
+// GPUCRYPTO_GPU_CTR_TRANSFER: unset or empty = auto; a malformed value
+// disables the GPU with a message, like a malformed GPUCRYPTO_GPU_FAULT.
+bool parse_ctr_transfer(const char* v, CtrTransfer* out) {
+  const std::string s = v == nullptr ? "" : v;
+  if (s.empty() || s == "auto") return *out = CtrTransfer::kAuto, true;
+  if (s == "ship") return *out = CtrTransfer::kShip, true;
+  if (s == "keystream") return *out = CtrTransfer::kKeystream, true;
+  return false;
+}
+
+// XORs n bytes of keystream into in, to out (in == out allowed), eight bytes
+// at a time (memcpy: no alignment or aliasing assumption).
+void xor_keystream(const uint8_t* in, const uint8_t* ks, uint8_t* out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, in + i, 8);
+    std::memcpy(&b, ks + i, 8);
+    a ^= b;
+    std::memcpy(out + i, &a, 8);
+  }
+  for (; i < n; ++i) out[i] = uint8_t(in[i] ^ ks[i]);
+}
+
+constexpr int kCiphers = int(Cipher::kAES256) + 1;
+
+// The job size from which keystream mode's latency + bytes / throughput is
+// below ship mode's: 0 when it is never slower, SIZE_MAX when never faster.
+size_t ctr_crossover(const CtrCalibration& c) {
+  const double ls = c.ship_latency_us * 1e-6, lk = c.keystream_latency_us * 1e-6;
+  const double ps = 1.0 / c.ship_bytes_per_second, pk = 1.0 / c.keystream_bytes_per_second;
+  if (pk >= ps) return SIZE_MAX;  // no gain per byte (a lower latency alone: ctr_pick)
+  const double from = (lk - ls) / (ps - pk);
+  if (from <= 0) return 0;
+  return from >= 1e18 ? SIZE_MAX : size_t(from);
+}
+
 class Runtime {
  public:
   static Runtime& get() {
@@ -145,10 +184,21 @@ class Runtime {
     if (dev_ == nullptr || disabled_ || job.nblocks == 0) return 0;
     const kern::Op op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kEncrypt : kern::Op::kDecrypt;
     CipherLaunch spec{job.cipher, op};
+    spec.family = thread_kernels();
     if (!build_schedule(job.cipher, job.key, job.keylen, &spec.ks)) return 0;
     size_t done = 0;
     ++jobs_;
-    Status st = pipeline(job, spec, &done);
+    if (spec.family == KernelFamily::kTables) ++table_jobs_;
+    Status st;
+    if (job.ctr_mode && ctr_mode_locked(job.cipher, spec.family, job.nblocks * block_bytes(job.cipher)) ==
+                            CtrTransfer::kKeystream) {
+      last_transfer_ = CtrTransfer::kKeystream;
+      st = pipeline_keystream(job, spec, &done);
+    } else {
+      if (job.ctr_mode) last_transfer_ = CtrTransfer::kShip;
+      st = pipeline(job, spec, &done);
+    }
+    OPENSSL_cleanse(&spec.ks, sizeof spec.ks);
     if (st.ok) {
       consecutive_failures_ = 0;
     } else {
@@ -178,7 +228,7 @@ class Runtime {
 
   Stats stats() {
     std::lock_guard lock(mu_);
-    return Stats{jobs_, failed_jobs_, warnings_, disabled_, dev_ != nullptr && dev_->emulated()};
+    return Stats{jobs_, failed_jobs_, warnings_, disabled_, dev_ != nullptr && dev_->emulated(), table_jobs_};
   }
 
   void shutdown() {
@@ -194,6 +244,30 @@ class Runtime {
   void set_chunk_bytes(size_t b) {
     std::lock_guard lock(mu_);
     chunk_bytes_ = std::max<size_t>(b, 64);
+  }
+
+  void set_ctr_transfer(CtrTransfer t) {
+    std::lock_guard lock(mu_);
+    init_locked();
+    transfer_ = t;
+  }
+
+  CtrTransfer last_ctr_transfer() {
+    std::lock_guard lock(mu_);
+    return last_transfer_;
+  }
+
+  CtrCalibration ctr_calibration(Cipher c, KernelFamily f) {
+    std::lock_guard lock(mu_);
+    return ctr_cal_[size_t(c)][size_t(f)];
+  }
+
+  CtrCalibration calibrate_ctr_now(Cipher c, KernelFamily f) {
+    std::lock_guard lock(mu_);
+    init_locked();
+    if (dev_ == nullptr || disabled_) return {};
+    calibrate_ctr_locked(c, f);
+    return ctr_cal_[size_t(c)][size_t(f)];
   }
 
   bool staging_clear() {
@@ -219,13 +293,19 @@ class Runtime {
     dev_.reset();
     disabled_ = false;
     consecutive_failures_ = 0;
-    jobs_ = failed_jobs_ = warnings_ = 0;
+    jobs_ = failed_jobs_ = warnings_ = table_jobs_ = 0;
     calibrated_ = false;
     calib_ = {};
+    ctr_cal_ = {};
+    ctr_tried_ = {};
+    last_transfer_ = CtrTransfer::kAuto;
     pid_ = pid;
     initialised_ = true;
     chunk_bytes_ = env_size("GPUCRYPTO_GPU_CHUNK_BYTES", chunk_bytes_);
     faults_ = parse_fault_plan(std::getenv("GPUCRYPTO_GPU_FAULT"));
+    if (faults_.error.empty() &&
+        !parse_ctr_transfer(std::getenv("GPUCRYPTO_GPU_CTR_TRANSFER"), &transfer_))
+      faults_.error = "GPUCRYPTO_GPU_CTR_TRANSFER must be auto, ship or keystream";
     if (!faults_.error.empty()) {
       desc_ = "none (" + faults_.error + ")";
       std::fprintf(stderr, "gpucrypto: warning: %s; GPU not used\n", faults_.error.c_str());
@@ -241,8 +321,10 @@ class Runtime {
     desc_ = dev_ != nullptr ? dev_->describe() : "none (" + why + ")";
   }
 
-  // True when the injected fault for `kind` fires now.
+  // True when the injected fault for `kind` fires now. Calibration jobs are
+  // neither counted nor failed: the tests' @N counts name their own jobs.
   bool inject(FaultKind kind) {
+    if (calibrating_) return false;
     if (++faults_.calls[kind] == faults_.nth[kind]) return true;
     long& n = faults_.remaining[kind];
     if (n == 0) return false;
@@ -277,6 +359,95 @@ class Runtime {
       std::memcpy(job.out + first * bb, src, nb * bb);
     };
     return pipeline_units(u, done);
+  }
+
+  // CTR in keystream mode: nothing goes to the device; the kernel writes
+  // E(counter) for the chunk, and the unpack step, run while the later chunks
+  // are in flight, XORs it into the caller's data and wipes the staged
+  // keystream (the device copy is overwritten by the next chunk).
+  Status pipeline_keystream(const Job& job, const CipherLaunch& spec, size_t* done) {
+    const size_t bb = block_bytes(job.cipher);
+    UnitJob u;
+    u.launch = spec;
+    std::get<CipherLaunch>(u.launch).op = kern::Op::kKeystream;
+    u.n = job.nblocks;
+    u.in_unit = 0;
+    u.out_unit = bb;
+    u.pack = [](size_t, size_t, uint8_t*) {};
+    bool staged = false;  // a chunk reached the device (the buffers exist)
+    u.setup = [&](size_t first, size_t, Launch& l) {
+      staged = true;
+      set_counter(job.ctr, bb, first, std::get<CipherLaunch>(l).ctr_be);
+    };
+    u.unpack = [&](size_t first, size_t nb, const uint8_t* src) {
+      xor_keystream(job.in + first * bb, src, job.out + first * bb, nb * bb);
+      // The runtime's own staging buffer (staging_out), handed over as const.
+      OPENSSL_cleanse(const_cast<uint8_t*>(src), nb * bb);
+    };
+    Status st = pipeline_units(u, done);
+    if (!st.ok && staged) {
+      // Chunks abandoned after the error were never unpacked: wipe every
+      // slot's staged keystream (the pipeline has drained them).
+      const size_t bytes = std::max<size_t>(chunk_bytes_ / bb, 1) * bb;
+      for (int s = 0; s < dev_->slots(); ++s) OPENSSL_cleanse(dev_->staging_out(s), bytes);
+    }
+    return st;
+  }
+
+  // The transfer mode of a CTR job of `bytes`: forced, or on the emulated
+  // device ship (its timings mean nothing), or the calibrated choice.
+  CtrTransfer ctr_mode_locked(Cipher c, KernelFamily f, size_t bytes) {
+    if (transfer_ != CtrTransfer::kAuto) return transfer_;
+    if (dev_->emulated()) return CtrTransfer::kShip;
+    CtrCalibration& cal = ctr_cal_[size_t(c)][size_t(f)];
+    bool& tried = ctr_tried_[size_t(c)][size_t(f)];
+    if (!tried) {  // once: a device that fails the calibration keeps ship mode
+      tried = true;
+      calibrate_ctr_locked(c, f);
+    }
+    return ctr_pick(cal, bytes);
+  }
+
+  // Times CTR jobs of a small and a large size in both transfer modes (after
+  // one warm-up job each) and fits latency + bytes / throughput to each. On a
+  // device that fails here, ship mode stays the choice.
+  void calibrate_ctr_locked(Cipher c, KernelFamily f) {
+    CtrCalibration& cal = ctr_cal_[size_t(c)][size_t(f)];
+    cal = {};
+    const size_t small = 256 << 10, large = dev_->emulated() ? size_t(1) << 20 : size_t(64) << 20;
+    std::vector<uint8_t> buf(large, 0);
+    uint8_t key[48] = {}, ctr[16] = {};
+    const size_t bb = block_bytes(c);
+    Job job{c, key, key_bytes(c), true, true, ctr, buf.data(), buf.data(), 0};
+    CipherLaunch spec{c, kern::Op::kCtr};
+    spec.family = f;
+    build_schedule(c, key, key_bytes(c), &spec.ks);
+    calibrating_ = true;
+    auto time_job = [&](bool keystream, size_t bytes, double* secs) {
+      job.nblocks = bytes / bb;
+      size_t done = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      Status st = keystream ? pipeline_keystream(job, spec, &done) : pipeline(job, spec, &done);
+      *secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return st.ok;
+    };
+    double fit[2][2] = {};  // [mode][latency s, seconds per byte]
+    bool ok = true;
+    for (int m = 0; m < 2 && ok; ++m) {
+      double warm = 0, ts = 0, tl = 0;
+      ok = time_job(m == 1, small, &warm) && time_job(m == 1, small, &ts) &&
+           time_job(m == 1, large, &tl);
+      fit[m][1] = std::max((tl - ts) / double(large - small), 1e-15);
+      fit[m][0] = std::max(ts - double(small) * fit[m][1], 0.0);
+    }
+    calibrating_ = false;
+    if (!ok) return;
+    cal.measured = true;
+    cal.ship_latency_us = fit[0][0] * 1e6;
+    cal.ship_bytes_per_second = 1.0 / fit[0][1];
+    cal.keystream_latency_us = fit[1][0] * 1e6;
+    cal.keystream_bytes_per_second = 1.0 / fit[1][1];
+    cal.keystream_from_bytes = ctr_crossover(cal);
   }
 
  public:
@@ -330,7 +501,7 @@ class Runtime {
       const size_t first = c * chunk_units;
       const size_t nb = std::min(chunk_units, job.n - first);
       job.pack(first, nb, dev_->staging_in(slot));
-      if (!(st = step(kH2D, dev_->copy_in(slot, nb * job.in_unit))).ok) break;
+      if (job.in_unit != 0 && !(st = step(kH2D, dev_->copy_in(slot, nb * job.in_unit))).ok) break;
       if (job.setup) job.setup(first, nb, launch);
       if (!(st = step(kLaunch, dev_->launch(slot, launch, nb))).ok) break;
       if (!(st = step(kD2H, dev_->copy_out(slot, nb * job.out_unit))).ok) break;
@@ -436,15 +607,49 @@ class Runtime {
   FaultPlan faults_;
   bool disabled_ = false;
   int consecutive_failures_ = 0;
-  uint64_t jobs_ = 0, failed_jobs_ = 0, warnings_ = 0;
+  uint64_t jobs_ = 0, failed_jobs_ = 0, warnings_ = 0, table_jobs_ = 0;
   size_t chunk_bytes_ = kDefaultChunkBytes;
   size_t min_override_ = 0;
   bool calibrated_ = false;
   size_t measured_min_ = SIZE_MAX;
   Calibration calib_{};
+  CtrTransfer transfer_ = CtrTransfer::kAuto;
+  CtrTransfer last_transfer_ = CtrTransfer::kAuto;
+  bool calibrating_ = false;
+  std::array<std::array<CtrCalibration, 2>, kCiphers> ctr_cal_{};
+  std::array<std::array<bool, 2>, kCiphers> ctr_tried_{};
 };
 
+thread_local KernelFamily t_kernels = KernelFamily::kConstantTime;
+
 }  // namespace
+
+const char* kernel_family_name(KernelFamily f) {
+  return f == KernelFamily::kTables ? "tables" : "constant-time";
+}
+
+bool parse_kernel_family(const std::string& s, KernelFamily* out) {
+  if (s == "constant-time") return *out = KernelFamily::kConstantTime, true;
+  if (s == "tables") return *out = KernelFamily::kTables, true;
+  return false;
+}
+
+void set_thread_kernels(KernelFamily f) { t_kernels = f; }
+KernelFamily thread_kernels() { return t_kernels; }
+
+const char* ctr_transfer_name(CtrTransfer t) {
+  return t == CtrTransfer::kShip ? "ship" : t == CtrTransfer::kKeystream ? "keystream" : "auto";
+}
+
+CtrTransfer ctr_pick(const CtrCalibration& cal, size_t bytes) {
+  if (!cal.measured) return CtrTransfer::kShip;
+  const double b = double(bytes);
+  const double ship = cal.ship_latency_us * 1e-6 + b / cal.ship_bytes_per_second;
+  const double ks = cal.keystream_latency_us * 1e-6 + b / cal.keystream_bytes_per_second;
+  return ks < ship ? CtrTransfer::kKeystream : CtrTransfer::kShip;
+}
+
+CtrCalibration ctr_calibration(Cipher c, KernelFamily f) { return Runtime::get().ctr_calibration(c, f); }
 
 bool usable() { return Runtime::get().usable(); }
 size_t run_blocks(const Job& job) { return Runtime::get().run_blocks(job); }
@@ -476,6 +681,9 @@ Stats stats() { return Runtime::get().stats(); }
 namespace testing {
 void reset() { Runtime::get().reset(); }
 void set_chunk_bytes(size_t bytes) { Runtime::get().set_chunk_bytes(bytes); }
+void set_ctr_transfer(CtrTransfer t) { Runtime::get().set_ctr_transfer(t); }
+CtrTransfer last_ctr_transfer() { return Runtime::get().last_ctr_transfer(); }
+CtrCalibration calibrate_ctr_now(Cipher c, KernelFamily f) { return Runtime::get().calibrate_ctr_now(c, f); }
 bool staging_clear() { return Runtime::get().staging_clear(); }
 }  // namespace testing
 

@@ -1,9 +1,13 @@
 // Host-side key schedules and tables for the kernels (the device never
 // expands keys: the schedule travels in the launch parameters).
+#include <openssl/crypto.h>
+
 #include <cstring>
 
 #include "ciphers/sm4/ref.h"
 #include "gpu/kernels/aes.cuh"
+#include "gpu/kernels/aes_ct.cuh"
+#include "gpu/kernels/bitslice.cuh"
 #include "gpu/kernels/host_tables.h"
 #include "gpu/kernels/rectangle.cuh"
 #include "gpu/kernels/skinny.cuh"
@@ -18,10 +22,18 @@ uint32_t load_be32(const uint8_t* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
 
-uint32_t sm4_tau(const std::array<uint8_t, 256>& s, uint32_t a) {
-  return uint32_t(s[a >> 24]) << 24 | uint32_t(s[(a >> 16) & 0xff]) << 16 |
-         uint32_t(s[(a >> 8) & 0xff]) << 8 | s[a & 0xff];
+// The S-box layers of the host key schedules run the kernels' circuits on one
+// word (the other seven plane inputs are zero): key bytes never index a table
+// (test/ct/ct_harness.cpp checks the schedules with the key undefined).
+uint32_t sbox_word(uint32_t a, void (*circuit)(uint32_t (&)[8])) {
+  uint32_t q[8] = {a};
+  bs_transpose(q);
+  circuit(q);
+  bs_transpose(q);
+  return q[0];
 }
+
+uint32_t sm4_tau(uint32_t a) { return sbox_word(a, bs_sm4_sbox); }
 
 uint32_t sm4_l(uint32_t b) {
   return b ^ rotl32(b, 2) ^ rotl32(b, 10) ^ rotl32(b, 18) ^ rotl32(b, 24);
@@ -45,10 +57,7 @@ Tables make_tables() {
   return t;
 }
 
-uint32_t aes_sub_word(uint32_t w) {
-  return uint32_t(kAesSbox[w & 0xff]) | uint32_t(kAesSbox[(w >> 8) & 0xff]) << 8 |
-         uint32_t(kAesSbox[(w >> 16) & 0xff]) << 16 | uint32_t(kAesSbox[w >> 24]) << 24;
-}
+uint32_t aes_sub_word(uint32_t w) { return sbox_word(w, bs_aes_sbox); }
 
 uint32_t aes_inv_mix_column(uint32_t w) {
   uint8_t a[4] = {uint8_t(w), uint8_t(w >> 8), uint8_t(w >> 16), uint8_t(w >> 24)};
@@ -79,17 +88,17 @@ const Tables& host_tables() {
 
 void sm4_setkey(KeySched& ks, const uint8_t key[16]) {
   static constexpr uint32_t kFK[4] = {0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc};
-  const std::array<uint8_t, 256>& sbox = sm4_sbox();
   uint32_t k[4];
   for (int i = 0; i < 4; ++i) k[i] = load_be32(key + 4 * i) ^ kFK[i];
   for (int i = 0; i < 32; ++i) {
     uint32_t ck = 0;  // CK_i byte j = (4i + j) * 7 mod 256
     for (int j = 0; j < 4; ++j) ck = ck << 8 | uint32_t(((4 * i + j) * 7) & 0xff);
-    uint32_t b = sm4_tau(sbox, k[1] ^ k[2] ^ k[3] ^ ck);
+    uint32_t b = sm4_tau(k[1] ^ k[2] ^ k[3] ^ ck);
     uint32_t rk = k[0] ^ b ^ rotl32(b, 13) ^ rotl32(b, 23);
     ks.w[i] = rk;
     k[0] = k[1], k[1] = k[2], k[2] = k[3], k[3] = rk;
   }
+  OPENSSL_cleanse(k, sizeof k);
 }
 
 void rectangle_setkey(KeySched& ks, const uint8_t* key, int keylen) {
@@ -141,6 +150,13 @@ void aes_setkey(KeySched& ks, const uint8_t* key, int keylen) {
       t = aes_sub_word(t);
     }
     w[i] = w[i - nk] ^ t;
+  }
+  // Bit-sliced keys (aes_ct.cuh): round key r for both blocks, in planes.
+  for (int r = 0; r <= nr; ++r) {
+    uint32_t q[8];
+    for (int c = 0; c < 4; ++c) q[c] = q[4 + c] = w[4 * r + c];
+    bs_transpose(q);
+    for (int b = 0; b < 8; ++b) ks.w[kAesBsOffset + 8 * r + b] = q[b];
   }
   uint32_t* d = ks.w + kAesDecOffset;
   for (int r = 0; r <= nr; ++r)

@@ -34,7 +34,7 @@ OSSL_FUNC_core_get_params_fn* c_get_params = nullptr;
 std::atomic<int> g_instances{0};
 
 constexpr const char* kConfigKeys[] = {"backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-                                       "log"};
+                                       "log", "gpu_kernels"};
 
 // Reads the provider section keys of openssl.cnf, then the environment.
 // Returns an error message, empty on success.

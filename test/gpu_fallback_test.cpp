@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "test/gpu_child.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {
@@ -23,11 +24,8 @@ namespace {
 // the default provider (AES, SM4) or against the CPU-only path. Returns the
 // child's stderr; `ok` is whether every output matched.
 std::string run_child(const std::string& fault, bool* ok) {
-  char path[] = "/tmp/gpucrypto_fallback_XXXXXX";
-  const int fd = mkstemp(path);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd, 2);
+  std::string err;
+  *ok = run_in_child([&] {
     setenv("GPUCRYPTO_GPU_FAULT", fault.c_str(), 1);
     setenv("GPUCRYPTO_GPU_MIN_BYTES", "64k", 1);
     setenv("GPUCRYPTO_MT_MIN_BYTES", "64k", 1);
@@ -39,7 +37,7 @@ std::string run_child(const std::string& fault, bool* ok) {
     setenv("GPUCRYPTO_BACKEND", "avx512", 1);
     setenv("GPUCRYPTO_THREADS", "1", 1);
     ProviderFixture cpu_only;
-    if (!prov.ok() || !cpu_only.ok()) _exit(3);
+    if (!prov.ok() || !cpu_only.ok()) return 3;
     struct Case {
       const char* name;
       size_t key, iv;
@@ -67,17 +65,9 @@ std::string run_child(const std::string& fault, bool* ok) {
         good &= back == pt;
       }
     }
-    _exit(good ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(fd);
-  *ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::remove(path);
-  return ss.str();
+    return good ? 0 : 1;
+  }, &err) == 0;
+  return err;
 }
 
 size_t count(const std::string& s, const std::string& what) {

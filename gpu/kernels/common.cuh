@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "platform/host_device.h"
 
@@ -49,6 +50,18 @@ auto visit_value(decltype(kFirst) v, F&& f) {
     if (v == kFirst) return f.template operator()<kFirst>();
     return visit_value<kRest...>(v, f);
   }
+}
+
+// Calls f.template operator()<r>() for r = kFirst, kFirst + 1, ..., kLast - 1
+// (or downwards when kDown): a round loop unrolled by construction, for
+// bodies whose round loops nvcc keeps rolled despite #pragma unroll (then
+// the round keys sit at constant offsets in the parameter bank, and the
+// model's static count is the executed count).
+template <int kFirst, int kLast, bool kDown = false, class F>
+GPUCRYPTO_HD inline void for_rounds(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    (f.template operator()<kDown ? kLast - 1 - I : kFirst + I>(), ...);
+  }(std::make_integer_sequence<int, kLast - kFirst>{});
 }
 
 // Shared-memory type of kernels that need none.

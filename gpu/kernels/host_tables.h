@@ -15,12 +15,13 @@ namespace gpucrypto::gpu::kern {
 // against the standard's table.
 const std::array<uint8_t, 256>& sm4_sbox();
 
-// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (AES).
+// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (AES), branch-free
+// (the host key schedules call it on key material: masks, not branches).
 constexpr uint8_t gf_mul(uint8_t a, uint8_t b) {
   uint8_t r = 0;
   for (int i = 0; i < 8; ++i) {
-    if (b & 1) r ^= a;
-    a = uint8_t((a << 1) ^ ((a & 0x80) ? 0x1b : 0));
+    r ^= uint8_t(a & -(b & 1));
+    a = uint8_t((a << 1) ^ (0x1b & -(a >> 7)));
     b >>= 1;
   }
   return r;

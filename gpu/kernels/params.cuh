@@ -9,7 +9,9 @@
 
 namespace gpucrypto::gpu::kern {
 
-enum class Op : uint32_t { kEncrypt, kDecrypt, kCtr };
+// kKeystream: CTR without input, out = E(counter) (the keystream transfer
+// mode: the CPU XORs it into the data while the next chunk is in flight).
+enum class Op : uint32_t { kEncrypt, kDecrypt, kCtr, kKeystream };
 
 // Tables the table-based kernels copy into shared memory at block start. One
 // copy lives in device global memory (uploaded once per device); the host
@@ -24,8 +26,9 @@ struct Tables {
 };
 
 // Room for the largest schedule: SKINNY-128-384 keeps 56 x 4 words for the
-// T-table kernel and 56 x 2 row words for the table-free one (336 words).
-inline constexpr int kKeySchedWords = 336;
+// T-table kernel, 56 x 2 row words for the SWAR one and 56 x 8 bit planes for
+// the bit-sliced one (784 words, 3136 bytes: kernel parameters may take 4 KiB).
+inline constexpr int kKeySchedWords = 784;
 
 struct KeySched {
   uint32_t w[kKeySchedWords];

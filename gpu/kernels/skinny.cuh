@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpu/kernels/bitslice.cuh"
 #include "gpu/kernels/params.cuh"
 
 namespace gpucrypto::gpu::kern {
@@ -62,7 +63,11 @@ GPUCRYPTO_HD constexpr uint32_t skinny_mc_col(int r) {
 //   [0, 4R)    per round, the four column words MixColumns(ShiftRows(k)) of the
 //              round's tweakey+constants k (T-table design);
 //   [4R, 6R)   per round, row 0 and row 1 words of k including c0/c1
-//              (table-free design; c2 = 0x02 in row 2 is added inline).
+//              (table-free design; c2 = 0x02 in row 2 is added inline);
+//   [6R, 14R)  per round, the eight bit planes of k (rows 0-2, c2 included)
+//              for two blocks (bit-sliced design, skinny_ct.cuh).
+GPUCRYPTO_HD constexpr int skinny_bs_offset(int rounds) { return 6 * rounds; }
+
 // tk: 32 or 48 bytes (TK1 || TK2 [|| TK3]).
 inline void skinny_setkey(KeySched& ks, const uint8_t* tk, int ntk, int rounds) {
   uint8_t t[3][16] = {};
@@ -83,6 +88,13 @@ inline void skinny_setkey(KeySched& ks, const uint8_t* tk, int ntk, int rounds) 
                   uint32_t(k[4 * row + 2]) << 16 | uint32_t(k[4 * row + 3]) << 24;
     ks.w[4 * rounds + 2 * r] = rows[0];
     ks.w[4 * rounds + 2 * r + 1] = rows[1];
+    // Planes: the columns of k (byte = row) for both blocks, transposed.
+    uint32_t q[8];
+    for (int c = 0; c < 4; ++c)
+      q[c] = q[4 + c] = uint32_t(k[c]) | uint32_t(k[4 + c]) << 8 | uint32_t(k[8 + c]) << 16 |
+                        uint32_t(k[12 + c]) << 24;
+    bs_transpose(q);
+    for (int b = 0; b < 8; ++b) ks.w[skinny_bs_offset(rounds) + 8 * r + b] = q[b];
     // Column c of MixColumns(ShiftRows(k)): cell (row, (c - row) mod 4) of k
     // spread over the rows where M[., row] = 1.
     for (int c = 0; c < 4; ++c) {

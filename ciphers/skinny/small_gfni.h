@@ -123,7 +123,7 @@ constexpr std::array<Layer, 4> kSboxInvLayers = build_layers(kSboxInvSteps);
 constexpr int kNorXorImm = 0xe1;  // vpternlog: a ^ ~(b | c)
 constexpr int kXor3Imm = 0x96;    // a ^ b ^ c
 
-template <const std::array<Layer, 4>& L, int I>
+template <std::array<Layer, 4> L, int I>
 GPUCRYPTO_ALWAYS_INLINE V layer(V s) {
   constexpr Layer l = L[I];
   const V a = _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(l.a)), 0);
@@ -131,7 +131,7 @@ GPUCRYPTO_ALWAYS_INLINE V layer(V s) {
   if constexpr (l.u != 0) s = _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(l.u)), 0);
   return _mm512_ternarylogic_epi64(s, a, b, kNorXorImm);
 }
-template <const std::array<Layer, 4>& L>
+template <std::array<Layer, 4> L>
 GPUCRYPTO_ALWAYS_INLINE V sbox_layers(V s) {
   return layer<L, 3>(layer<L, 2>(layer<L, 1>(layer<L, 0>(s))));
 }
@@ -160,16 +160,19 @@ consteval Shuffle row_move(const Shuffle& before, const std::array<int, 4>& sel,
 struct alignas(16) ShuffleBytes {
   int8_t b[16];
 };
-consteval ShuffleBytes pshufb_control(const Shuffle& s) {
+constexpr ShuffleBytes pshufb_control(const Shuffle& s) {
   ShuffleBytes c{};
   for (int j = 0; j < 16; ++j) c.b[j] = int8_t(s[j] < 0 ? -128 : s[j]);
   return c;
 }
-template <const Shuffle& S>
+// A namespace-scope constant (clang 14 rejects the same as a function-local
+// static constexpr).
+template <Shuffle S>
+inline constexpr ShuffleBytes kControl = pshufb_control(S);
+template <Shuffle S>
 GPUCRYPTO_ALWAYS_INLINE V shuffle(V x) {
-  static constexpr ShuffleBytes kControl = pshufb_control(S);
   return _mm512_shuffle_epi8(
-      x, _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(kControl.b))));
+      x, _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(kControl<S>.b))));
 }
 
 // Encryption: rows (a, b, c, d) after ShiftRows -> (a^c^d, a, b^c, a^c).
@@ -181,7 +184,7 @@ constexpr Shuffle kDecP = row_move(kIdentity, {1, 2, 3, 0}, kShiftRowsInv);
 constexpr Shuffle kDecQ = row_move(kIdentity, {-1, 3, 1, 3}, kShiftRowsInv);
 constexpr Shuffle kDecW = row_move(kIdentity, {-1, 1, -1, -1}, kShiftRowsInv);
 
-template <const Shuffle& P, const Shuffle& Q, const Shuffle& W>
+template <Shuffle P, Shuffle Q, Shuffle W>
 GPUCRYPTO_ALWAYS_INLINE V linear(V x) {
   return _mm512_ternarylogic_epi64(shuffle<P>(x), shuffle<Q>(x), shuffle<W>(x), kXor3Imm);
 }

@@ -1,0 +1,13 @@
+// Internal to ciphers/gcm: the implementations impls.cpp lists (defined by
+// their instruction-set files). Declarations only: included by ISA files.
+#pragma once
+#include "ciphers/gcm/ghash.h"
+
+namespace gpucrypto::gcm_impl {
+
+extern const GhashHw kGhashRef;         // ghash_ref.cpp: portable, bitwise, no tables
+extern const GhashHw kGhashPclmul;      // ghash_pclmul.cpp: PCLMULQDQ, 4 blocks per reduction
+extern const GhashHw kGhashVpclmul512;  // ghash_vpclmul512.cpp: VPCLMULQDQ zmm, 32 blocks
+extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + GHASH fused
+
+}  // namespace gpucrypto::gcm_impl

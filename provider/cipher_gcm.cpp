@@ -99,7 +99,7 @@ void setiv(GcmCtx* c) { gcm_set_iv(c->key, &c->st, c->iv, c->ivlen); }
 // --- lifecycle ---------------------------------------------------------------
 
 void* newctx_for(void* provctx, const GcmDesc* d) {
-  auto* c = new (std::nothrow) GcmCtx;
+  auto* c = new (std::nothrow) GcmCtx();  // zeroed: the key schedule starts clean
   if (c == nullptr) return nullptr;
   c->prov = static_cast<const ProvCtx*>(provctx);
   c->desc = d;

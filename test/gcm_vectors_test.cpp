@@ -51,7 +51,7 @@ std::vector<Combo> combos(const CipherAlgo& a) {
 }
 
 // One message through gcm_mode in pieces of `step` bytes (0: one piece).
-Bytes run(const GcmKey& k, const GcmVector& t, bool enc, size_t step, Bytes* tag) {
+Bytes run(GcmKey& k, const GcmVector& t, bool enc, size_t step, Bytes* tag) {
   GcmState s;
   gcm_set_iv(k, &s, t.iv.data(), t.iv.size());
   for (size_t i = 0; i < t.aad.size(); i += step ? step : t.aad.size())
@@ -144,13 +144,23 @@ TEST(GcmVectors, GhashAgainstReference) {
     if ((g->required & ~f) != 0) continue;
     GhashKey k;
     g->init(&k, h.data());
-    EXPECT_EQ(0, std::memcmp(&k, &rk, sizeof k)) << g->name << ": key layout";
-    for (size_t n = 0; n <= 3 * kGhashPowers + 1; ++n) {
-      Bytes a = x0, b = x0;
-      ref->ghash(&rk, a.data(), data.data() + 3, n);
-      g->ghash(&k, b.data(), data.data() + 3, n);
-      ASSERT_EQ(to_hex(a), to_hex(b)) << g->name << " n=" << n;
+    for (int full = 0; full < 2; ++full) {  // H^1..H^8, then all powers
+      if (full) {
+        g->extend(&k);
+        ref->extend(&rk);
+      }
+      ASSERT_EQ(k.npowers, rk.npowers);
+      EXPECT_EQ(0, std::memcmp(k.pow[kGhashPowers - k.npowers], rk.pow[kGhashPowers - rk.npowers],
+                               16 * (k.npowers + 3)))
+          << g->name << ": key layout (powers and zero rows), full=" << full;
+      for (size_t n = 0; n <= 3 * kGhashPowers + 1; ++n) {
+        Bytes a = x0, b = x0;
+        ref->ghash(&rk, a.data(), data.data() + 3, n);
+        g->ghash(&k, b.data(), data.data() + 3, n);
+        ASSERT_EQ(to_hex(a), to_hex(b)) << g->name << " n=" << n << " full=" << full;
+      }
     }
+    ref->init(&rk, h.data());
     Bytes r1(16), r2(16);
     ref->mul(r1.data(), x0.data(), h.data());
     g->mul(r2.data(), x0.data(), h.data());
@@ -166,6 +176,7 @@ TEST(GcmVectors, Ctr32WrapAndPoolCombination) {
   for (bool fused : {false, true}) {
     GcmKey k;
     ASSERT_TRUE(gcm_set_key(&k, aes128(), f, key.data(), nullptr, nullptr, fused));
+    gcm_full_powers(k);
     Bytes ctr0(16, 0xab);
     ctr0[12] = 0xff, ctr0[13] = 0xff, ctr0[14] = 0xff, ctr0[15] = 0xf0;  // wraps after 16 blocks
     // Model: block i under counter (upper 96 bits, low word + i mod 2^32).
@@ -198,6 +209,27 @@ TEST(GcmVectors, Ctr32WrapAndPoolCombination) {
     gcm_parallel_blocks(&cfg, k, c3.data(), x3.data(), o3.data(), o3.data(), n, false);  // in place
     EXPECT_EQ(0, std::memcmp(o3.data(), data.data(), 16 * n));
     EXPECT_EQ(to_hex(x3), to_hex(x1));
+  }
+}
+
+// GCM's AES-NI key expansion writes the encryption rows ciphers/rijndael's
+// generic expansion writes (the fused and the CTR kernels read only those).
+TEST(GcmVectors, FastAesKeysMatchRijndael) {
+  const uint32_t f = cpu_features_detected();
+  if ((f & kAESNI) == 0) GTEST_SKIP() << "no AES-NI";
+  for (const CipherAlgo* a : {&aes128(), &aes192(), &aes256()}) {
+    for (int i = 0; i < 20; ++i) {
+      const Bytes key = random_bytes(a->key_bytes);
+      GcmKey k;
+      ASSERT_TRUE(gcm_set_key(&k, *a, f, key.data()));
+      KeySchedule ref(*find_hw(*a, "ref"), key, false);
+      // enc rows: Nr + 1 rows of 32 bytes (16 used) at the start of both schedules.
+      const size_t nr = a->key_bytes / 4 + 6;
+      for (size_t r = 0; r <= nr; ++r) {
+        EXPECT_EQ(0, std::memcmp(k.ks + 32 * r, static_cast<const uint8_t*>(ref.get()) + 32 * r, 16))
+            << a->name << " row " << r;
+      }
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 // constant-time hooks, and the byte loops below index only by position.
 #include "ciphers/gcm/gcm_mode.h"
 
+#include "ciphers/gcm/internal.h"
+
 #include <openssl/crypto.h>
 
 #include <algorithm>
@@ -16,6 +18,8 @@ constexpr uint8_t kZero[16] = {};
 // the second pass reads what the first left in L1.
 constexpr size_t kStitchBlocks = 256;
 constexpr size_t kFusedMinBlocks = 8;
+// Runs of at least this many blocks extend the key to all its powers.
+constexpr size_t kExtendBlocks = 16;
 
 void gmult(const GcmKey& k, uint8_t xi[16]) { k.ghash->ghash(&k.gkey, xi, kZero, 1); }
 
@@ -40,7 +44,7 @@ void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in
              size_t n, bool enc) {
   // A few blocks: the CTR hook's short path (AES-NI on xmm for VAES) costs
   // less than broadcasting every round key to zmm.
-  if (k.fused != nullptr && n >= kFusedMinBlocks) {
+  if (k.fused != nullptr && n >= kFusedMinBlocks && k.gkey.npowers == kGhashPowers) {
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
   }
@@ -80,6 +84,10 @@ unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, u
 
 }  // namespace
 
+void gcm_full_powers(GcmKey& k) {
+  if (k.gkey.npowers < kGhashPowers) k.ghash->extend(&k.gkey);
+}
+
 void gcm_ctr32_add(uint8_t ctr[16], uint64_t n) {
   store_be32(ctr + 12, uint32_t(load_be32(ctr + 12) + uint32_t(n)));
 }
@@ -92,15 +100,19 @@ bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uin
   if (hw == nullptr || gh == nullptr || hw->ks_bytes > kGcmMaxSchedule ||
       (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
     return false;
-  OPENSSL_cleanse(k, sizeof *k);
-  hw->setkey(k->ks, key, algo.key_bytes, false);
+  const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
+  if (aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0) {
+    gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes);  // same enc rows, no dec keys
+  } else {
+    OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
+    hw->setkey(k->ks, key, algo.key_bytes, false);
+  }
   hw->encrypt(k->ks, kZero, k->h, 1);
   gh->init(&k->gkey, k->h);
   k->hw = hw;
   k->ghash = gh;
   // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
   // implementation wrote it.
-  const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
   k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
                                                                             : nullptr;
   return true;
@@ -127,7 +139,7 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
   gcm_ctr32_add(s->ctr, 1);
 }
 
-int gcm_aad(const GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
+int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
   if (s->mlen != 0) return -2;
   const uint64_t alen = s->alen + len;
   if (alen > (uint64_t(1) << 61) || alen < len) return -1;
@@ -146,6 +158,7 @@ int gcm_aad(const GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
     gmult(k, s->xi);
   }
   const size_t whole = len / 16;
+  if (whole >= kExtendBlocks) gcm_full_powers(k);
   k.ghash->ghash(&k.gkey, s->xi, aad, whole);
   aad += 16 * whole;
   len -= 16 * whole;
@@ -154,7 +167,7 @@ int gcm_aad(const GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
   return 0;
 }
 
-int gcm_crypt(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc,
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc,
               const GcmBulk* bulk) {
   const uint64_t mlen = s->mlen + len;
   if (mlen > (uint64_t(1) << 36) - 32 || mlen < len) return -1;
@@ -169,6 +182,7 @@ int gcm_crypt(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, siz
   }
   const size_t whole = len / 16;
   if (whole != 0) {
+    if (whole >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
     if (bulk != nullptr && whole * 16 >= bulk->min_bytes) {
       bulk->run(bulk->arg, k, s->ctr, s->xi, in, out, whole, enc);
     } else {

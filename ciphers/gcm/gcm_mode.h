@@ -59,9 +59,9 @@ bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uin
 
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen);
 // 0, or -1 (AAD over 2^61 bytes), -2 (AAD after data) as CRYPTO_gcm128_aad.
-int gcm_aad(const GcmKey& k, GcmState* s, const uint8_t* aad, size_t len);
+int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len);
 // 0, or -1 (message over 2^36 - 32 bytes). in == out allowed.
-int gcm_crypt(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
               bool enc, const GcmBulk* bulk = nullptr);
 // The full 16-byte tag (the state is finished: set a new IV to reuse it).
 void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]);
@@ -70,6 +70,10 @@ void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]);
 bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t len);
 // The comparison itself: 1 when a[0..len) == b[0..len), constant time.
 unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len);
+
+// Adds the high powers of H to the key (done by gcm_aad / gcm_crypt before
+// a run long enough to use them; the fused kernels need them).
+void gcm_full_powers(GcmKey& k);
 
 // Whole blocks on the calling thread: CTR with inc32 from `ctr` and GHASH of
 // the ciphertext into `xi` (the building block of gcm_crypt and of the

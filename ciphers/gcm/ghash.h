@@ -27,15 +27,22 @@ struct alignas(64) GhashKey {
   // by pow[kGhashPowers - n + j]. Three zero blocks follow, so a masked tail
   // may load whole 64-byte rows past the last power.
   uint8_t pow[kGhashPowers + 3][16];
+  // Powers present: kGhashFewPowers after init (what short messages need:
+  // key setup stays cheap for libssl and `openssl speed`, which set a key
+  // per connection or per run), kGhashPowers after extend. Public.
+  uint32_t npowers;
 };
+inline constexpr uint32_t kGhashFewPowers = 8;
 
 // One GHASH implementation. `xi` is the 16-byte running value in spec byte
 // order (it is what the tag is made of).
 struct GhashHw {
   const char* name;   // "ref", "pclmul", "vpclmul512"
   uint32_t required;  // CpuFeature bits
-  // Fills `key` from H = E_K(0^128) (spec bytes).
+  // Fills `key` with H^1 .. H^8 from H = E_K(0^128) (spec bytes).
   void (*init)(GhashKey* key, const uint8_t h[16]);
+  // Adds H^9 .. H^32 (npowers = kGhashPowers); ghash works either way.
+  void (*extend)(GhashKey* key);
   // xi = (...((xi ^ in_0) * H ^ in_1) * H ...) * H over nblocks >= 0 whole blocks.
   void (*ghash)(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks);
   // r = a * b in GF(2^128), spec byte order (combining partial GHASH values).

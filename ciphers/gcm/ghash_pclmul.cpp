@@ -22,6 +22,6 @@ void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblock
 
 }  // namespace
 
-constinit const GhashHw kGhashPclmul = {"pclmul", compiled_features(), clmul_init, ghash, clmul_mul};
+constinit const GhashHw kGhashPclmul = {"pclmul", compiled_features(), clmul_init, clmul_extend, ghash, clmul_mul};
 
 }  // namespace gpucrypto::gcm_impl

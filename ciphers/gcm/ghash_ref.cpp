@@ -58,14 +58,26 @@ U128 load_row(const uint8_t row[16]) {
   return v;
 }
 
+// Powers kGhashPowers - from .. to - 1 rows: H^m = H^(m-1) * H.
+void fill(GhashKey* key, size_t from, size_t to) {
+  const U128 h = load_row(key->pow[kGhashPowers - 1]);
+  U128 p = load_row(key->pow[kGhashPowers - from]);
+  for (size_t m = from + 1; m <= to; ++m) {
+    p = mul(p, h);
+    store_row(key->pow[kGhashPowers - m], p);
+  }
+}
+
 void init(GhashKey* key, const uint8_t h[16]) {
   std::memset(key, 0, sizeof *key);
-  const U128 hv = load(h);
-  U128 p = hv;
-  for (size_t i = kGhashPowers; i-- > 0;) {
-    store_row(key->pow[i], p);
-    if (i != 0) p = mul(p, hv);
-  }
+  store_row(key->pow[kGhashPowers - 1], load(h));
+  fill(key, 1, kGhashFewPowers);
+  key->npowers = kGhashFewPowers;
+}
+
+void extend(GhashKey* key) {
+  fill(key, kGhashFewPowers, kGhashPowers);
+  key->npowers = kGhashPowers;
 }
 
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
@@ -86,6 +98,6 @@ void mul_bytes(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]) {
 
 }  // namespace
 
-constinit const GhashHw kGhashRef = {"ref", 0, init, ghash, mul_bytes};
+constinit const GhashHw kGhashRef = {"ref", 0, init, extend, ghash, mul_bytes};
 
 }  // namespace gpucrypto::gcm_impl

@@ -98,7 +98,9 @@ GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const 
 
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
   __m128i x = load_spec(xi);
-  if (nblocks < 4) {  // a few blocks: the xmm path, no zmm power loads
+  // A few blocks, or a key without the high powers: the xmm path.
+  if (nblocks < 4 || key->npowers < kGhashPowers) {
+    for (; nblocks >= 4; nblocks -= 4, in += 64) x = ghash_few(key, x, in, 4);
     if (nblocks != 0) x = ghash_few(key, x, in, nblocks);
     store_spec(xi, x);
     return;
@@ -214,8 +216,8 @@ void aes_gcm_hook(const void* vks, const GhashKey* key, uint8_t* xi, uint8_t* ct
 
 }  // namespace
 
-constinit const GhashHw kGhashVpclmul512 = {"vpclmul512", compiled_features(), clmul_init, ghash,
-                                            clmul_mul};
+constinit const GhashHw kGhashVpclmul512 = {"vpclmul512", compiled_features(), clmul_init,
+                                            clmul_extend,       ghash,               clmul_mul};
 constinit const AesGcmHw kAesGcmVaes512 = {"vaes512-vpclmul", compiled_features(),
                                            aes_gcm_hook<false>, aes_gcm_hook<true>};
 

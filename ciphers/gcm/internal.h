@@ -10,4 +10,9 @@ extern const GhashHw kGhashPclmul;      // ghash_pclmul.cpp: PCLMULQDQ, 4 blocks
 extern const GhashHw kGhashVpclmul512;  // ghash_vpclmul512.cpp: VPCLMULQDQ zmm, 32 blocks
 extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + GHASH fused
 
+// aes_keys_aesni.cpp: the encryption half of ciphers/rijndael's KeySched for
+// AES (keylen 16, 24, 32) with AESKEYGENASSIST; needs kAesKeysAesniRequired.
+void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen);
+extern const uint32_t kAesKeysAesniRequired;
+
 }  // namespace gpucrypto::gcm_impl

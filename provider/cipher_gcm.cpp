@@ -467,8 +467,7 @@ const OSSL_PARAM kCtxGettable[] = {
     OSSL_PARAM_END};
 
 const OSSL_PARAM kCtxSettable[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, nullptr),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, nullptr, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, nullptr, 0),

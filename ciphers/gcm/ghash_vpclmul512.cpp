@@ -77,10 +77,6 @@ GPUCRYPTO_ALWAYS_INLINE void ghash_reg(const GhashKey* key, Acc512& a, __m512i d
   clmul_acc512(a, d, p);
 }
 
-GPUCRYPTO_ALWAYS_INLINE __m512i load_data(const uint8_t* in, int i) {
-  return _mm512_shuffle_epi8(_mm512_loadu_si512(in + 64 * i), bswap_mask512());
-}
-
 // x folded into one run of n (1..32) blocks: the new x.
 GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const uint8_t* in,
                                           size_t n) {

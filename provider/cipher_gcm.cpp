@@ -176,8 +176,11 @@ void ctr64_inc(uint8_t* counter) {
   }
 }
 
+// Both need an IV of at least the 8-byte invocation field. The default
+// provider does not check (with `ivlen` set below 8 after `tlsivfixed` it
+// writes before its IV buffer, found by fuzz_gcm); here that is refused.
 bool getivgen(GcmCtx* c, uint8_t* out, size_t olen) {
-  if (!c->iv_gen || !c->key_set) return false;
+  if (!c->iv_gen || !c->key_set || c->ivlen < kTlsExplicitIv) return false;
   setiv(c);
   if (olen == 0 || olen > c->ivlen) olen = c->ivlen;
   std::memcpy(out, c->iv + c->ivlen - olen, olen);
@@ -187,7 +190,7 @@ bool getivgen(GcmCtx* c, uint8_t* out, size_t olen) {
 }
 
 bool setivinv(GcmCtx* c, const uint8_t* in, size_t inl) {
-  if (!c->iv_gen || !c->key_set || c->enc || inl > c->ivlen) return false;
+  if (!c->iv_gen || !c->key_set || c->enc || inl > c->ivlen || c->ivlen < kTlsExplicitIv) return false;
   std::memcpy(c->iv + c->ivlen - inl, in, inl);
   setiv(c);
   c->iv_state = IvState::kCopied;
@@ -201,8 +204,12 @@ bool tls_iv_set_fixed(GcmCtx* c, const uint8_t* iv, size_t len) {
     c->iv_state = IvState::kBuffered;
     return true;
   }
-  // Fixed field at least 4 bytes, invocation field at least 8.
-  if (len < kTlsFixedIv || len > c->ivlen || c->ivlen - len < kTlsExplicitIv) return false;
+  // Fixed field at least 4 bytes, invocation field at least 8. OpenSSL 3.0
+  // computes ivlen - len unsigned, so a fixed field longer than the IV passes
+  // on decryption (encryption then fails drawing the random part); kept, but
+  // never past the IV buffer.
+  if (len < kTlsFixedIv || len > kIvMax || (len <= c->ivlen && c->ivlen - len < kTlsExplicitIv)) return false;
+  if (c->enc && len > c->ivlen) return false;
   std::memcpy(c->iv, iv, len);
   if (c->enc && RAND_bytes_ex(c->prov->libctx, c->iv + len, c->ivlen - len, 0) <= 0) return false;
   c->iv_gen = true;
@@ -246,6 +253,7 @@ int tls_cipher(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigned cha
   len -= kTlsExplicitIv + kTagMax;
   gcm_aad(c->key, &c->st, c->buf, c->tls_aad_len);
   if (gcm_crypt(c->key, &c->st, in, out, len, c->enc, &c->bulk) != 0) goto err;
+  c->taglen = kTagMax;  // as ossl_gcm_one_shot (the "tag" parameter then reads buf)
   if (c->enc) {
     gcm_tag(c->key, &c->st, out + len);
     plen = len + kTlsExplicitIv + kTagMax;

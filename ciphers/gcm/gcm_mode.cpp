@@ -206,7 +206,10 @@ void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]) {
   store_be64(lens + 8, s->mlen * 8);
   k.ghash->ghash(&k.gkey, s->xi, lens, 1);
   for (int i = 0; i < 16; ++i) tag[i] = uint8_t(s->xi[i] ^ s->ek0[i]);
-  s->ares = s->mres = 0;
+  // mres stays: after a failed tag check the default provider lets updates
+  // go on under the same IV, and they continue the keystream where it was
+  // (CRYPTO_gcm128_finish leaves the partial-block position alone; found by
+  // fuzz_gcm).
 }
 
 unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len) {

@@ -65,17 +65,20 @@ void next_kbuf(const GcmKey& k, GcmState* s) {
   gcm_ctr32_add(s->ctr, 1);
 }
 
-// Bytes at position n.. of the current partial block; returns the new position.
+// Bytes at position n.. of the current partial block; returns the new
+// position. The block's ciphertext waits in xn until it is complete (as
+// OpenSSL's Xn), so a tag taken mid-block hashes it padded without changing
+// what later bytes do.
 unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, uint8_t*& out,
                  size_t& len, bool enc) {
   while (len != 0) {
     const uint8_t i = *in++;
     const uint8_t o = uint8_t(i ^ s->kbuf[n]);
     *out++ = o;
-    s->xi[n] ^= enc ? o : i;
+    s->xn[n] = enc ? o : i;
     --len;
     if (++n == 16) {
-      gmult(k, s->xi);
+      k.ghash->ghash(&k.gkey, s->xi, s->xn, 1);
       return 0;
     }
   }
@@ -199,17 +202,24 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
   return 0;
 }
 
+// As CRYPTO_gcm128_finish: the running value becomes the tag (xi ^= E(J0)),
+// and the partial-block position stays, so a context used on after a failed
+// check (the default provider allows it under the same IV) continues exactly
+// as OpenSSL's does (found by fuzz_gcm).
 void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]) {
-  if (s->ares != 0 || s->mres != 0) gmult(k, s->xi);
+  if (s->mres != 0) {
+    uint8_t last[16] = {};
+    std::memcpy(last, s->xn, s->mres);
+    k.ghash->ghash(&k.gkey, s->xi, last, 1);
+  } else if (s->ares != 0) {
+    gmult(k, s->xi);
+  }
   uint8_t lens[16];
   store_be64(lens, s->alen * 8);
   store_be64(lens + 8, s->mlen * 8);
   k.ghash->ghash(&k.gkey, s->xi, lens, 1);
-  for (int i = 0; i < 16; ++i) tag[i] = uint8_t(s->xi[i] ^ s->ek0[i]);
-  // mres stays: after a failed tag check the default provider lets updates
-  // go on under the same IV, and they continue the keystream where it was
-  // (CRYPTO_gcm128_finish leaves the partial-block position alone; found by
-  // fuzz_gcm).
+  for (int i = 0; i < 16; ++i) s->xi[i] ^= s->ek0[i];
+  std::memcpy(tag, s->xi, 16);
 }
 
 unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len) {

@@ -35,6 +35,7 @@ struct GcmState {
   uint8_t ek0[16];   // E_K(J0), masks the tag
   uint8_t xi[16];    // running GHASH
   uint8_t kbuf[16];  // keystream of the current partial data block
+  uint8_t xn[16];    // ciphertext of the current partial data block, not yet hashed
   uint64_t alen, mlen;
   unsigned ares, mres;  // bytes of the current partial AAD / data block
 };

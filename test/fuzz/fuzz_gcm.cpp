@@ -194,11 +194,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (ours.out != theirs.out) {
       size_t i = 0;
       while (i < ours.out.size() && i < theirs.out.size() && ours.out[i] == theirs.out[i]) ++i;
-      for (size_t k = 0; k < ours.ops.size(); ++k) {
-        const size_t at = ours.ops[k].first, end = k + 1 < ours.ops.size() ? ours.ops[k + 1].first : ours.out.size();
-        std::fprintf(stderr, "op %d at %zu%s:", ours.ops[k].second, at, at > i ? " (after)" : "");
-        for (size_t j = at; j < end && j < at + 24; ++j) std::fprintf(stderr, " %02x", ours.out[j]);
-        std::fprintf(stderr, "\n");
+      for (const Side* sd : {&ours, &theirs}) {
+        std::fprintf(stderr, "%s:\n", sd == &ours ? "gpucrypto" : "default");
+        for (size_t k = 0; k < sd->ops.size(); ++k) {
+          const size_t at = sd->ops[k].first, end = k + 1 < sd->ops.size() ? sd->ops[k + 1].first : sd->out.size();
+          std::fprintf(stderr, "op %d at %zu%s:", sd->ops[k].second, at, at > i ? " (after)" : "");
+          for (size_t j = at; j < end && j < at + 24; ++j) std::fprintf(stderr, " %02x", sd->out[j]);
+          std::fprintf(stderr, "\n");
+        }
       }
       std::fprintf(stderr, "first difference at observation %zu: ours %d, default %d\n", i,
                    i < ours.out.size() ? ours.out[i] : -1, i < theirs.out.size() ? theirs.out[i] : -1);

@@ -92,6 +92,40 @@ GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const 
   return reduce512(a);
 }
 
+// reduce() on each 128-bit lane (four independent products).
+GPUCRYPTO_ALWAYS_INLINE __m512i reduce_lanes(const Acc512& a) {
+  __m512i lo = _mm512_xor_si512(a.lo, _mm512_bslli_epi128(a.mid, 8));
+  __m512i hi = _mm512_xor_si512(a.hi, _mm512_bsrli_epi128(a.mid, 8));
+  __m512i c0 = _mm512_srli_epi32(lo, 31), c1 = _mm512_srli_epi32(hi, 31);
+  lo = _mm512_slli_epi32(lo, 1);
+  hi = _mm512_slli_epi32(hi, 1);
+  const __m512i c2 = _mm512_bsrli_epi128(c0, 12);
+  c1 = _mm512_bslli_epi128(c1, 4);
+  c0 = _mm512_bslli_epi128(c0, 4);
+  lo = _mm512_or_si512(lo, c0);
+  hi = _mm512_ternarylogic_epi64(hi, c1, c2, 0xfe);  // hi | c1 | c2
+  const __m512i t = _mm512_ternarylogic_epi64(_mm512_slli_epi32(lo, 31), _mm512_slli_epi32(lo, 30),
+                                              _mm512_slli_epi32(lo, 25), 0x96);
+  lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(t, 12));
+  __m512i u = _mm512_ternarylogic_epi64(_mm512_srli_epi32(lo, 1), _mm512_srli_epi32(lo, 2),
+                                        _mm512_srli_epi32(lo, 7), 0x96);
+  u = _mm512_xor_si512(u, _mm512_bsrli_epi128(t, 4));
+  return _mm512_ternarylogic_epi64(hi, lo, u, 0x96);
+}
+
+// H^9 .. H^32 four at a time: one zmm of H^(m..m+3) times H^4 in every lane.
+void extend512(GhashKey* key) {
+  const __m512i h4 = bcast128(power(key, 4));
+  __m512i p = _mm512_loadu_si512(key->pow[kGhashPowers - 8]);  // H^8, H^7, H^6, H^5
+  for (size_t m = kGhashFewPowers + 1; m <= kGhashPowers; m += 4) {
+    Acc512 a = acc_zero();
+    clmul_acc512(a, p, h4);
+    p = reduce_lanes(a);  // H^(m+3), H^(m+2), H^(m+1), H^m
+    _mm512_storeu_si512(key->pow[kGhashPowers - m - 3], p);
+  }
+  key->npowers = kGhashPowers;
+}
+
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
   __m128i x = load_spec(xi);
   // A few blocks, or a key without the high powers: the xmm path.
@@ -213,7 +247,7 @@ void aes_gcm_hook(const void* vks, const GhashKey* key, uint8_t* xi, uint8_t* ct
 }  // namespace
 
 constinit const GhashHw kGhashVpclmul512 = {"vpclmul512", compiled_features(), clmul_init,
-                                            clmul_extend,       ghash,               clmul_mul};
+                                            extend512,          ghash,               clmul_mul};
 constinit const AesGcmHw kAesGcmVaes512 = {"vaes512-vpclmul", compiled_features(),
                                            aes_gcm_hook<false>, aes_gcm_hook<true>};
 

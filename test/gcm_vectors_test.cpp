@@ -233,5 +233,18 @@ TEST(GcmVectors, FastAesKeysMatchRijndael) {
   }
 }
 
+// The GFNI SM4 key schedule GCM uses is ciphers/sm4's reference schedule.
+TEST(GcmVectors, FastSm4KeysMatchReference) {
+  const uint32_t f = cpu_features_detected();
+  if ((f & kGFNI) == 0) GTEST_SKIP() << "no GFNI";
+  for (int i = 0; i < 50; ++i) {
+    const Bytes key = random_bytes(16);
+    GcmKey k;
+    ASSERT_TRUE(gcm_set_key(&k, sm4(), f, key.data()));
+    KeySchedule ref(*find_hw(sm4(), "ref"), key, true);
+    EXPECT_EQ(0, std::memcmp(k.ks, ref.get(), find_hw(sm4(), "ref")->ks_bytes));
+  }
+}
+
 }  // namespace
 }  // namespace gpucrypto::test

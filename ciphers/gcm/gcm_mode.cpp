@@ -104,8 +104,11 @@ bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uin
       (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
     return false;
   const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
+  const bool sm4 = std::strcmp(algo.name, "SM4") == 0;
   if (aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0) {
     gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes);  // same enc rows, no dec keys
+  } else if (sm4 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0) {
+    gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
   } else {
     OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
     hw->setkey(k->ks, key, algo.key_bytes, false);

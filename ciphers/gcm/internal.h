@@ -15,4 +15,9 @@ extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + 
 void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen);
 extern const uint32_t kAesKeysAesniRequired;
 
+// sm4_keys_gfni.cpp: ciphers/sm4's Schedule with the GFNI S-box; needs
+// kSm4KeysGfniRequired.
+void sm4_setkey_gfni(void* ks, const uint8_t* key);
+extern const uint32_t kSm4KeysGfniRequired;
+
 }  // namespace gpucrypto::gcm_impl

@@ -81,7 +81,7 @@ fetch "control: TLS 1.3 ChaCha20-Poly1305" --tlsv1.3 --tls13-ciphers TLS_CHACHA2
 [ "$LAST" -eq 0 ] || fail "control: curl counted $LAST GCM records"
 stop_nginx
 # nginx's stderr goes to its error log; the worker (which served the four GCM
-# fetches: 4 x 2 MiB) logs its count at exit.
+# fetches: 4 x 2 MiB, at least 128 records each) logs its count at exit.
 w=$(served "$TMP/logs/error.log")
 [ "$w" -ge $((4 * 128)) ] || { cat "$TMP/logs/error.log" >&2; fail "nginx: gpucrypto GCM served $w records"; }
 echo "ok: nginx worker: gpucrypto GCM records $w"

@@ -263,7 +263,7 @@ TEST(GcmVectors, FusedAgainstReference) {
         Bytes inplace(data.begin() + 3, data.begin() + 3 + 16 * n), c3(16, 0x11), x3(16, 0x22);
         c3[15] = 0x05;
         gcm_blocks(fast, c3.data(), x3.data(), inplace.data(), inplace.data(), n, enc);
-        ASSERT_EQ(0, std::memcmp(inplace.data(), o2.data() + 3, 16 * n)) << "in place n=" << n;
+        ASSERT_EQ(inplace, Bytes(o2.begin() + 3, o2.begin() + 3 + 16 * n)) << "in place n=" << n;
         ASSERT_EQ(to_hex(x3), to_hex(x2)) << "in place n=" << n;
       }
     }

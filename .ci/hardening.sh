@@ -9,7 +9,8 @@
 #   tsan      GCC TSan build of the multi-threaded tests: engine_test (thread pool, fork),
 #             chained_dispatch_test (CBC/CFB decryption chunks across the pool, in place;
 #             the emulated GPU), bulk_engine_test (16 application threads), load_test
-#             (64 threads x 2 ops, <= 4 MiB)
+#             (64 threads x 2 ops, <= 4 MiB), the GCM pool paths (gcm_vectors_test's chunk
+#             combination, gcm_differential_test's 3 MiB)
 #   valgrind  plain build: wipe_test and load_test natively, misuse_test under valgrind's
 #             leak checker
 #   ctgrind   plain build: test/ct/ct_harness under valgrind memcheck with secrets marked
@@ -95,7 +96,8 @@ job_tsan() {
   mkdir -p "$BUILD_ROOT"
   note "tsan: build ($(stamp))"
   configure "$B" -DGPUCRYPTO_SANITIZE=thread
-  build "$B" gpucrypto engine_test chained_dispatch_test bulk_engine_test load_test
+  build "$B" gpucrypto engine_test chained_dispatch_test bulk_engine_test load_test gcm_vectors_test \
+    gcm_differential_test
   # libcrypto is not instrumented; its lock-free refcounts look like races to
   # TSan when objects cross threads. Only reports whose every frame is inside
   # libcrypto are suppressed (called_from_lib) -- our code stays checked.
@@ -110,8 +112,11 @@ job_tsan() {
   done
   note "tsan: load_test (64 threads, 2 ops each, sizes up to 4 MiB) ($(stamp))"
   GPUCRYPTO_LOAD_OPS=2 GPUCRYPTO_LOAD_MAX_BYTES=$((4 << 20)) "$B/test/load_test"
+  note "tsan: GCM over the pool ($(stamp))"
+  "$B/test/gcm_vectors_test" --gtest_filter='*Pool*'
+  "$B/test/gcm_differential_test" --gtest_filter='*ThreeMebibytes*'
   unset GPUCRYPTO_MODULE_DIR TSAN_OPTIONS
-  finish "tsan: engine_test, chained_dispatch_test, bulk_engine_test, load_test clean ($(stamp))"
+  finish "tsan: engine_test, chained_dispatch_test, bulk_engine_test, load_test, GCM pool paths clean ($(stamp))"
 }
 
 # --- plain build shared by valgrind and ctgrind -----------------------------------
@@ -172,9 +177,9 @@ job_fuzz() {
   note "fuzz: build with clang-14 ($(stamp))"
   CC=clang-14 CXX=clang++-14 configure "$B" -DGPUCRYPTO_FUZZ=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
-  build "$B" gpucrypto fuzz_cipher fuzz_kem fuzz_mlkem
+  build "$B" gpucrypto fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem
   local C=$B/corpus
-  mkdir -p "$C/fuzz_cipher" "$C/fuzz_kem" "$C/fuzz_mlkem"
+  mkdir -p "$C/fuzz_cipher" "$C/fuzz_gcm" "$C/fuzz_kem" "$C/fuzz_mlkem"
   python3 "$SRC/test/fuzz/make_seeds.py" "$C"
   # babyKyber seeds: real keys written by the openssl CLI through the provider.
   local rt
@@ -212,7 +217,7 @@ job_fuzz() {
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export GPUCRYPTO_MODULE_DIR=$B
   local t stats=()
-  for t in fuzz_cipher fuzz_kem fuzz_mlkem; do
+  for t in fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem; do
     note "fuzz: $t for ${FUZZ_SECONDS}s ($(stamp))"
     mkdir -p "$B/artifacts/$t" "$B/work/$t"
     # The shared ASan runtime (-shared-libsan, so that gpucrypto.so can use it

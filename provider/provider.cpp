@@ -15,6 +15,7 @@
 
 #include "platform/cpu_features.h"
 #include "gpu/gpu_backend.h"
+#include "provider/cipher_gcm.h"
 #include "provider/cipher_table.h"
 #include "engine/thread_pool.h"
 #include "provider/kem_algorithms.h"
@@ -67,6 +68,8 @@ const OSSL_PARAM kGettable[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, nullptr, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, nullptr, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, nullptr, 0),
+    OSSL_PARAM_DEFN(kParamGcmRecords, OSSL_PARAM_UNSIGNED_INTEGER, nullptr, 0),
+    OSSL_PARAM_DEFN(kParamGcmBytes, OSSL_PARAM_UNSIGNED_INTEGER, nullptr, 0),
     OSSL_PARAM_END};
 
 const OSSL_PARAM* gettable_params(void*) { return kGettable; }
@@ -89,14 +92,14 @@ int get_params(void* vprov, OSSL_PARAM params[]) {
   if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
       !OSSL_PARAM_set_int(q, 1))
     return 0;
-  return 1;
+  return gcm_get_provider_params(params);
 }
 
 const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) {
   *no_cache = 0;
   switch (operation_id) {
     case OSSL_OP_CIPHER:
-      return cipher_algorithms();
+      return all_cipher_algorithms();
     case OSSL_OP_KEYMGMT:
     case OSSL_OP_KEM:
     case OSSL_OP_ENCODER:
@@ -111,6 +114,7 @@ const OSSL_ITEM* get_reason_strings(void*) { return reason_strings(); }
 
 void teardown(void* vprov) {
   auto* p = static_cast<ProvCtx*>(vprov);
+  gcm_log_stats(p);
   OSSL_LIB_CTX_free(p->libctx);
   delete p;
   if (g_instances.fetch_sub(1) == 1) {

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the build needs (as root), or prints the one
 # apt line to run. Sourced by demo.sh and test.sh.
 GPUCRYPTO_PKGS=(build-essential cmake pkg-config openssl libssl-dev libgtest-dev googletest
-                libbenchmark-dev xxd)
+                libbenchmark-dev xxd nginx curl)
 gpucrypto_deps() {
   local missing=() p
   for p in "${GPUCRYPTO_PKGS[@]}" "$@"; do

@@ -79,6 +79,11 @@ class Misuse : public ::testing::Test {
       RawCipher r;
       r.name = algs->algorithm_names;
       r.name = r.name.substr(0, r.name.find(':'));
+      // The GCM AEAD ciphers follow other rules (tags, IV states, TLS
+      // records): gcm_params_test checks them call for call against the
+      // default provider, and fuzz_gcm. The checks here are the generic
+      // layer's (ECB, CTR).
+      if (r.name.size() > 4 && r.name.compare(r.name.size() - 4, 4, "-GCM") == 0) continue;
       for (const OSSL_DISPATCH* d = algs->implementation; d->function_id != 0; ++d) {
         switch (d->function_id) {
           case OSSL_FUNC_CIPHER_NEWCTX: r.newctx = OSSL_FUNC_cipher_newctx(d); break;

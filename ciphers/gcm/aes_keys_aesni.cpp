@@ -1,0 +1,142 @@
+// AES encryption key expansion (FIPS 197 §5.2) with AESKEYGENASSIST, for
+// GCM's key setup: GCM needs no decryption keys, and libssl and `openssl
+// speed` set a key per connection or per run, where the generic expansion
+// of ciphers/rijndael (constant-time S-box arithmetic, both directions) would
+// cost microseconds. Writes the same enc rows into the shared KeySched.
+// Compiled with -maes -msse4.1; reached only after a CPU check.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "ciphers/gcm/internal.h"
+#include "ciphers/rijndael/internal.h"
+#include "platform/isa.h"
+
+namespace gpucrypto::gcm_impl {
+namespace {
+
+// AESKEYGENASSIST puts SubWord(x1) in dword 0 and RotWord(SubWord(x1)) ^ rcon
+// in dword 1 (words are little-endian dwords of the key bytes).
+template <int kRcon>
+GPUCRYPTO_ALWAYS_INLINE uint32_t sub_rot(uint32_t w) {
+  const __m128i r = _mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, int(w), 0), kRcon);
+  return uint32_t(_mm_extract_epi32(r, 1));
+}
+
+uint32_t sub_rot_rcon(uint32_t w, unsigned i) {  // i: round constant index, public
+  switch (i) {
+    case 0: return sub_rot<0x01>(w);
+    case 1: return sub_rot<0x02>(w);
+    case 2: return sub_rot<0x04>(w);
+    case 3: return sub_rot<0x08>(w);
+    case 4: return sub_rot<0x10>(w);
+    case 5: return sub_rot<0x20>(w);
+    case 6: return sub_rot<0x40>(w);
+    case 7: return sub_rot<0x80>(w);
+    case 8: return sub_rot<0x1b>(w);
+    default: return sub_rot<0x36>(w);
+  }
+}
+
+uint32_t sub_word(uint32_t w) {
+  const __m128i r = _mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, int(w), 0), 0);
+  return uint32_t(_mm_cvtsi128_si32(r));
+}
+
+// AES-128 and AES-256 four words at a time (the Intel AES-NI white paper's
+// schedule): w[i..i+3] = prefix-XOR of w[i-nk..i-nk+3], XORed with the
+// broadcast assist word.
+GPUCRYPTO_ALWAYS_INLINE __m128i expand4(__m128i prev, __m128i assist) {
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+  return _mm_xor_si128(prev, assist);
+}
+
+template <int kRcon>
+GPUCRYPTO_ALWAYS_INLINE __m128i step128(__m128i k) {
+  return expand4(k, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, kRcon), 0xff));
+}
+
+void store_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k) {
+  _mm_store_si128(reinterpret_cast<__m128i*>(ks->enc[r]), k);
+}
+
+void expand128(rijndael_impl::KeySched* ks, const uint8_t* key) {
+  __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  store_row(ks, 0, k);
+  store_row(ks, 1, k = step128<0x01>(k));
+  store_row(ks, 2, k = step128<0x02>(k));
+  store_row(ks, 3, k = step128<0x04>(k));
+  store_row(ks, 4, k = step128<0x08>(k));
+  store_row(ks, 5, k = step128<0x10>(k));
+  store_row(ks, 6, k = step128<0x20>(k));
+  store_row(ks, 7, k = step128<0x40>(k));
+  store_row(ks, 8, k = step128<0x80>(k));
+  store_row(ks, 9, k = step128<0x1b>(k));
+  store_row(ks, 10, step128<0x36>(k));
+}
+
+// Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
+template <int kRcon>
+GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
+  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, kRcon), 0xff));
+  b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
+}
+
+void expand256(rijndael_impl::KeySched* ks, const uint8_t* key) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
+  store_row(ks, 0, a);
+  store_row(ks, 1, b);
+  step256<0x01>(a, b), store_row(ks, 2, a), store_row(ks, 3, b);
+  step256<0x02>(a, b), store_row(ks, 4, a), store_row(ks, 5, b);
+  step256<0x04>(a, b), store_row(ks, 6, a), store_row(ks, 7, b);
+  step256<0x08>(a, b), store_row(ks, 8, a), store_row(ks, 9, b);
+  step256<0x10>(a, b), store_row(ks, 10, a), store_row(ks, 11, b);
+  step256<0x20>(a, b), store_row(ks, 12, a), store_row(ks, 13, b);
+  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
+  store_row(ks, 14, a);
+}
+
+// Any Nk word by word (AES-192).
+void expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, unsigned nr) {
+  const unsigned total = 4 * (nr + 1);
+  uint32_t w[4 * (rijndael_impl::kMaxRounds + 1)];
+  std::memcpy(w, key, 4 * nk);
+  for (unsigned i = nk; i < total; ++i) {
+    uint32_t t = w[i - 1];
+    if (i % nk == 0) {
+      t = sub_rot_rcon(t, i / nk - 1);
+    } else if (nk > 6 && i % nk == 4) {
+      t = sub_word(t);
+    }
+    w[i] = w[i - nk] ^ t;
+  }
+  for (unsigned r = 0; r <= nr; ++r) std::memcpy(ks->enc[r], w + 4 * r, 16);
+  OPENSSL_cleanse(w, sizeof w);
+}
+
+}  // namespace
+
+// Writes enc rows 0..Nr (16 key bytes each; the upper halves stay as the
+// zero-initialised schedule has them), nb and nr. The dec rows are left
+// alone: GCM never decrypts a block.
+void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen) {
+  auto* ks = static_cast<rijndael_impl::KeySched*>(vks);
+  const unsigned nk = unsigned(keylen / 4), nr = nk + 6;
+  if (nk == 4) {
+    expand128(ks, key);
+  } else if (nk == 8) {
+    expand256(ks, key);
+  } else {
+    expand_words(ks, key, nk, nr);
+  }
+  for (unsigned r = nr + 1; r <= rijndael_impl::kMaxRounds; ++r) std::memset(ks->enc[r], 0, 16);
+  ks->nb = 4;
+  ks->nr = nr;
+}
+
+constinit const uint32_t kAesKeysAesniRequired = compiled_features();
+
+}  // namespace gpucrypto::gcm_impl

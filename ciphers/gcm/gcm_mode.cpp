@@ -1,0 +1,261 @@
+// GCM over the block-cipher hooks and GHASH (gcm_mode.h). Lengths, counters
+// and partial-block positions are public; everything secret goes through the
+// constant-time hooks, and the byte loops below index only by position.
+#include "ciphers/gcm/gcm_mode.h"
+
+#include "ciphers/gcm/internal.h"
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpucrypto {
+namespace {
+
+constexpr uint8_t kZero[16] = {};
+// Stitched path: CTR then GHASH (or GHASH then CTR) per piece this size, so
+// the second pass reads what the first left in L1.
+constexpr size_t kStitchBlocks = 256;
+constexpr size_t kFusedMinBlocks = 8;
+// Runs of at least this many blocks extend the key to all its powers.
+constexpr size_t kExtendBlocks = 16;
+
+void gmult(const GcmKey& k, uint8_t xi[16]) { k.ghash->ghash(&k.gkey, xi, kZero, 1); }
+
+uint32_t load_be32(const uint8_t* p) {
+  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
+
+void store_be32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v >> 24);
+  p[1] = uint8_t(v >> 16);
+  p[2] = uint8_t(v >> 8);
+  p[3] = uint8_t(v);
+}
+
+void store_be64(uint8_t* p, uint64_t v) {
+  store_be32(p, uint32_t(v >> 32));
+  store_be32(p + 4, uint32_t(v));
+}
+
+// One run whose low counter word does not wrap.
+void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
+             size_t n, bool enc) {
+  // A few blocks: the CTR hook's short path (AES-NI on xmm for VAES) costs
+  // less than broadcasting every round key to zmm.
+  if (k.fused != nullptr && n >= kFusedMinBlocks && k.gkey.npowers == kGhashPowers) {
+    (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
+    return;
+  }
+  while (n != 0) {
+    const size_t m = std::min(n, kStitchBlocks);
+    if (!enc) k.ghash->ghash(&k.gkey, xi, in, m);  // before an in-place write
+    k.hw->ctr(k.ks, ctr, in, out, m);
+    if (enc) k.ghash->ghash(&k.gkey, xi, out, m);
+    in += 16 * m;
+    out += 16 * m;
+    n -= m;
+  }
+}
+
+// One keystream block for a partial data block.
+void next_kbuf(const GcmKey& k, GcmState* s) {
+  k.hw->encrypt(k.ks, s->ctr, s->kbuf, 1);
+  gcm_ctr32_add(s->ctr, 1);
+}
+
+// Bytes at position n.. of the current partial block; returns the new
+// position. The block's ciphertext waits in xn until it is complete (as
+// OpenSSL's Xn), so a tag taken mid-block hashes it padded without changing
+// what later bytes do.
+unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, uint8_t*& out,
+                 size_t& len, bool enc) {
+  while (len != 0) {
+    const uint8_t i = *in++;
+    const uint8_t o = uint8_t(i ^ s->kbuf[n]);
+    *out++ = o;
+    s->xn[n] = enc ? o : i;
+    --len;
+    if (++n == 16) {
+      k.ghash->ghash(&k.gkey, s->xi, s->xn, 1);
+      return 0;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+void gcm_full_powers(GcmKey& k) {
+  if (k.gkey.npowers < kGhashPowers) k.ghash->extend(&k.gkey);
+}
+
+void gcm_ctr32_add(uint8_t ctr[16], uint64_t n) {
+  store_be32(ctr + 12, uint32_t(load_be32(ctr + 12) + uint32_t(n)));
+}
+
+bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+                 const char* block_impl, const char* ghash_impl, bool fused) {
+  if (algo.block_bytes != 16) return false;
+  const CipherHw* hw = block_impl != nullptr ? find_hw(algo, block_impl) : &select_hw(algo, features);
+  const GhashHw* gh = ghash_impl != nullptr ? find_ghash(ghash_impl) : &select_ghash(features);
+  if (hw == nullptr || gh == nullptr || hw->ks_bytes > kGcmMaxSchedule ||
+      (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
+    return false;
+  const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
+  const bool sm4 = std::strcmp(algo.name, "SM4") == 0;
+  if (aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0) {
+    gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes);  // same enc rows, no dec keys
+  } else if (sm4 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0) {
+    gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
+  } else {
+    OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
+    hw->setkey(k->ks, key, algo.key_bytes, false);
+  }
+  hw->encrypt(k->ks, kZero, k->h, 1);
+  gh->init(&k->gkey, k->h);
+  k->hw = hw;
+  k->ghash = gh;
+  // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
+  // implementation wrote it.
+  k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
+                                                                            : nullptr;
+  return true;
+}
+
+void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
+  std::memset(s, 0, sizeof *s);
+  if (ivlen == 12) {
+    std::memcpy(s->ctr, iv, 12);
+    s->ctr[15] = 1;
+  } else {  // J0 = GHASH(IV || 0^s || 0^64 || [len(IV)]_64)
+    const size_t whole = ivlen / 16, rest = ivlen % 16;
+    k.ghash->ghash(&k.gkey, s->ctr, iv, whole);
+    if (rest != 0) {
+      uint8_t last[16] = {};
+      std::memcpy(last, iv + 16 * whole, rest);
+      k.ghash->ghash(&k.gkey, s->ctr, last, 1);
+    }
+    uint8_t lens[16] = {};
+    store_be64(lens + 8, uint64_t(ivlen) * 8);
+    k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
+  }
+  k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
+  gcm_ctr32_add(s->ctr, 1);
+}
+
+int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
+  if (s->mlen != 0) return -2;
+  const uint64_t alen = s->alen + len;
+  if (alen > (uint64_t(1) << 61) || alen < len) return -1;
+  s->alen = alen;
+  unsigned n = s->ares;
+  if (n != 0) {
+    while (n != 0 && len != 0) {
+      s->xi[n] ^= *aad++;
+      --len;
+      n = (n + 1) % 16;
+    }
+    if (n != 0) {
+      s->ares = n;
+      return 0;
+    }
+    gmult(k, s->xi);
+  }
+  const size_t whole = len / 16;
+  if (whole >= kExtendBlocks) gcm_full_powers(k);
+  k.ghash->ghash(&k.gkey, s->xi, aad, whole);
+  aad += 16 * whole;
+  len -= 16 * whole;
+  for (size_t i = 0; i < len; ++i) s->xi[i] ^= aad[i];
+  s->ares = unsigned(len);
+  return 0;
+}
+
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc,
+              const GcmBulk* bulk) {
+  const uint64_t mlen = s->mlen + len;
+  if (mlen > (uint64_t(1) << 36) - 32 || mlen < len) return -1;
+  s->mlen = mlen;
+  if (s->ares != 0) {  // the first data ends the AAD
+    gmult(k, s->xi);
+    s->ares = 0;
+  }
+  if (s->mres != 0) {
+    s->mres = partial(k, s, s->mres, in, out, len, enc);
+    if (s->mres != 0) return 0;
+  }
+  const size_t whole = len / 16;
+  if (whole != 0) {
+    if (whole >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
+    if (bulk != nullptr && whole * 16 >= bulk->min_bytes) {
+      bulk->run(bulk->arg, k, s->ctr, s->xi, in, out, whole, enc);
+    } else {
+      gcm_blocks(k, s->ctr, s->xi, in, out, whole, enc);
+    }
+    in += 16 * whole;
+    out += 16 * whole;
+    len -= 16 * whole;
+  }
+  if (len != 0) {
+    next_kbuf(k, s);
+    s->mres = partial(k, s, 0, in, out, len, enc);
+  }
+  return 0;
+}
+
+// As CRYPTO_gcm128_finish: the running value becomes the tag (xi ^= E(J0)),
+// and the partial-block position stays, so a context used on after a failed
+// check (the default provider allows it under the same IV) continues exactly
+// as OpenSSL's does (found by fuzz_gcm).
+void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]) {
+  if (s->mres != 0) {
+    uint8_t last[16] = {};
+    std::memcpy(last, s->xn, s->mres);
+    k.ghash->ghash(&k.gkey, s->xi, last, 1);
+  } else if (s->ares != 0) {
+    gmult(k, s->xi);
+  }
+  uint8_t lens[16];
+  store_be64(lens, s->alen * 8);
+  store_be64(lens + 8, s->mlen * 8);
+  k.ghash->ghash(&k.gkey, s->xi, lens, 1);
+  for (int i = 0; i < 16; ++i) s->xi[i] ^= s->ek0[i];
+  std::memcpy(tag, s->xi, 16);
+}
+
+unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len) {
+  unsigned d = 0;
+  for (size_t i = 0; i < len; ++i) d |= unsigned(a[i] ^ b[i]);
+  return 1u & ((d - 1) >> 8);  // d in 0..255: 1 exactly when d == 0
+}
+
+bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t len) {
+  uint8_t tag[16];
+  gcm_tag(k, s, tag);
+  const unsigned eq = ct_equal(tag, expected, len);
+  OPENSSL_cleanse(tag, sizeof tag);
+  return eq == 1;
+}
+
+void gcm_blocks(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
+                size_t nblocks, bool enc) {
+  while (nblocks != 0) {
+    // The counter is public (IV-derived): splitting where its low word
+    // wraps keeps the hooks' full-carry CTR equal to inc32.
+    const uint32_t lo = load_be32(ctr + 12);
+    const uint64_t room = (uint64_t(1) << 32) - lo;
+    const size_t n = size_t(std::min<uint64_t>(nblocks, room));
+    uint8_t upper[12];
+    std::memcpy(upper, ctr, 12);
+    segment(k, ctr, xi, in, out, n, enc);
+    std::memcpy(ctr, upper, 12);
+    store_be32(ctr + 12, uint32_t(lo + uint32_t(n)));
+    in += 16 * n;
+    out += 16 * n;
+    nblocks -= n;
+  }
+}
+
+}  // namespace gpucrypto

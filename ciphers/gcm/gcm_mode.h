@@ -1,0 +1,87 @@
+// The GCM mode (NIST SP 800-38D) over a 128-bit block cipher of ciphers/,
+// as a plain-data key and state with the semantics of OpenSSL's
+// CRYPTO_gcm128_* (the default provider's GCM core): any IV length >= 1
+// (12 bytes: J0 = IV || 0^31 1, else GHASH of the IV), AAD before data in
+// any number of pieces, data in any number of pieces, a 32-bit counter
+// (inc32), the same length limits, and a 16-byte tag. The provider adds the
+// EVP rules on top (provider/cipher_gcm.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "ciphers/block_cipher.h"
+#include "ciphers/gcm/ghash.h"
+
+namespace gpucrypto {
+
+inline constexpr size_t kGcmMaxSchedule = 1024;  // AES (ciphers/rijndael KeySched), SM4
+
+// Everything one key needs, chosen once at key setup: the block cipher's
+// implementation and schedule, the GHASH implementation and its key, and a
+// fused AES-GCM kernel when one runs here. Plain data (memcpy copies it,
+// OPENSSL_cleanse wipes it).
+struct alignas(64) GcmKey {
+  alignas(64) uint8_t ks[kGcmMaxSchedule];  // the block cipher's key schedule
+  GhashKey gkey;
+  uint8_t h[16];  // H = E_K(0^128), spec bytes
+  const CipherHw* hw;
+  const GhashHw* ghash;
+  const AesGcmHw* fused;  // nullptr: CTR hook and GHASH stitched per 4 KiB
+};
+
+// Per-message state (IV, lengths, partial blocks).
+struct GcmState {
+  uint8_t ctr[16];   // next counter block
+  uint8_t ek0[16];   // E_K(J0), masks the tag
+  uint8_t xi[16];    // running GHASH
+  uint8_t kbuf[16];  // keystream of the current partial data block
+  uint8_t xn[16];    // ciphertext of the current partial data block, not yet hashed
+  uint64_t alen, mlen;
+  unsigned ares, mres;  // bytes of the current partial AAD / data block
+};
+
+// Whole blocks handed to a bulk runner (the engine's thread pool, engine/
+// gcm_parallel.h) instead of the calling thread: `ctr` and `xi` are advanced
+// as gcm_blocks would.
+struct GcmBulk {
+  size_t min_bytes;  // calls moving at least this many bytes go to run
+  void (*run)(const void* arg, const GcmKey& key, uint8_t ctr[16], uint8_t xi[16],
+              const uint8_t* in, uint8_t* out, size_t nblocks, bool enc);
+  const void* arg;
+};
+
+// Sets the key: `algo` must have 16-byte blocks and a schedule of at most
+// kGcmMaxSchedule bytes; implementations are chosen from `features`, or
+// named (tests: "ref", "pclmul", ...; nullptr = best; fused = false keeps the
+// stitched path). False when a name is unknown or cannot run here.
+bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+                 const char* block_impl = nullptr, const char* ghash_impl = nullptr,
+                 bool fused = true);
+
+void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen);
+// 0, or -1 (AAD over 2^61 bytes), -2 (AAD after data) as CRYPTO_gcm128_aad.
+int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len);
+// 0, or -1 (message over 2^36 - 32 bytes). in == out allowed.
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
+              bool enc, const GcmBulk* bulk = nullptr);
+// The full 16-byte tag (the state is finished: set a new IV to reuse it).
+void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]);
+// Decryption: computes the tag and compares its first len (1..16) bytes with
+// `expected` without a data-dependent branch or early exit; true if equal.
+bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t len);
+// The comparison itself: 1 when a[0..len) == b[0..len), constant time.
+unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len);
+
+// Adds the high powers of H to the key (done by gcm_aad / gcm_crypt before
+// a run long enough to use them; the fused kernels need them).
+void gcm_full_powers(GcmKey& k);
+
+// Whole blocks on the calling thread: CTR with inc32 from `ctr` and GHASH of
+// the ciphertext into `xi` (the building block of gcm_crypt and of the
+// pool's chunks).
+void gcm_blocks(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in,
+                uint8_t* out, size_t nblocks, bool enc);
+// ctr += n in its low 32 bits (inc32 applied n times).
+void gcm_ctr32_add(uint8_t ctr[16], uint64_t n);
+
+}  // namespace gpucrypto

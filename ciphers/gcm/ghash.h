@@ -1,0 +1,79 @@
+// GHASH (NIST SP 800-38D §6.4) and the GCM mode over any 128-bit block
+// cipher of ciphers/ (AES, SM4). One GhashHw per instruction set, all on one
+// key layout (GhashKey), chosen like the block ciphers' hooks by the CPU
+// features capped by `backend` (docs/ARCHITECTURE.md, "The cipher hook
+// contract"). Every hook is constant time: no branch or memory index depends
+// on H, the data or the tag.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "ciphers/block_cipher.h"
+
+namespace gpucrypto {
+
+// Aggregation width of the fastest path: H^1 .. H^kGhashPowers are kept per
+// key, so 32 blocks need a single reduction.
+inline constexpr size_t kGhashPowers = 32;
+
+// The GHASH key of one cipher key, plain data (copied with memcpy by
+// EVP_CIPHER_CTX_copy, wiped with OPENSSL_cleanse). Values are 128-bit field
+// elements stored as the 16 spec bytes byte-reversed, i.e. the little-endian
+// image of the big-endian integer: what PCLMULQDQ multiplies after one
+// byte swap of the data.
+struct alignas(64) GhashKey {
+  // pow[i] = H^(kGhashPowers - i): a run of n <= 32 blocks multiplies block j
+  // by pow[kGhashPowers - n + j]. Three zero blocks follow, so a masked tail
+  // may load whole 64-byte rows past the last power.
+  uint8_t pow[kGhashPowers + 3][16];
+  // Powers present: kGhashFewPowers after init (what short messages need:
+  // key setup stays cheap for libssl and `openssl speed`, which set a key
+  // per connection or per run), kGhashPowers after extend. Public.
+  uint32_t npowers;
+};
+inline constexpr uint32_t kGhashFewPowers = 8;
+
+// One GHASH implementation. `xi` is the 16-byte running value in spec byte
+// order (it is what the tag is made of).
+struct GhashHw {
+  const char* name;   // "ref", "pclmul", "vpclmul512"
+  uint32_t required;  // CpuFeature bits
+  // Fills `key` with H^1 .. H^8 from H = E_K(0^128) (spec bytes).
+  void (*init)(GhashKey* key, const uint8_t h[16]);
+  // Adds H^9 .. H^32 (npowers = kGhashPowers); ghash works either way.
+  void (*extend)(GhashKey* key);
+  // xi = (...((xi ^ in_0) * H ^ in_1) * H ...) * H over nblocks >= 0 whole blocks.
+  void (*ghash)(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks);
+  // r = a * b in GF(2^128), spec byte order (combining partial GHASH values).
+  void (*mul)(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]);
+};
+
+// A fused AES-GCM kernel: CTR with a 32-bit counter and GHASH of the
+// ciphertext in one pass, so the AES and carry-less-multiply units overlap.
+// The AES schedule is ciphers/rijndael's shared KeySched (any AES impl's).
+// The caller guarantees that the low 32 bits of `ctr` do not wrap inside a
+// call; `ctr` is advanced by nblocks (full carry, as CipherHw::ctr).
+struct AesGcmHw {
+  const char* name;   // "vaes512-vpclmul"
+  uint32_t required;
+  void (*encrypt)(const void* aes_ks, const GhashKey* key, uint8_t xi[16], uint8_t ctr[16],
+                  const uint8_t* in, uint8_t* out, size_t nblocks);
+  void (*decrypt)(const void* aes_ks, const GhashKey* key, uint8_t xi[16], uint8_t ctr[16],
+                  const uint8_t* in, uint8_t* out, size_t nblocks);
+};
+
+// GHASH implementations, best first, the portable reference last.
+std::span<const GhashHw* const> ghash_impls();
+const GhashHw& select_ghash(uint32_t features);
+const GhashHw* find_ghash(const char* name);
+// Fused AES-GCM kernels, best first (no portable entry: without one the
+// block cipher's CTR hook and GHASH are stitched per 4 KiB, gcm_mode.h).
+std::span<const AesGcmHw* const> aes_gcm_impls();
+const AesGcmHw* select_aes_gcm(uint32_t features);  // nullptr: none runs here
+
+// r = h^e (e >= 0) with hw.mul: square and multiply, constant time in h (e
+// is a public length).
+void gf128_pow(const GhashHw& hw, uint8_t r[16], const uint8_t h[16], uint64_t e);
+
+}  // namespace gpucrypto

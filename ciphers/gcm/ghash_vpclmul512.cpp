@@ -1,0 +1,254 @@
+// GHASH with VPCLMULQDQ on zmm (four blocks per register, 32 blocks per
+// reduction with H^32 .. H^1), and AES-GCM fused with the pipelined VAES-512
+// AES-CTR: each 32-block batch runs its AES rounds on eight zmm counters
+// while the carry-less multiplies of the previous batch's ciphertext
+// (encrypt) or of this batch's input (decrypt) fill the same loop body, so
+// the out-of-order core keeps the AES and the multiply units busy together.
+// Compiled with -mavx512f -mavx512bw -mavx512vl -mvpclmulqdq -mvaes -maes
+// -mpclmul; reached only after a CPU check.
+
+// GCC 12's AVX-512 headers self-initialise an "undefined" vector in
+// _mm512_extracti64x4_epi64 (__Y = __Y), which -Wmaybe-uninitialized
+// reports once inlined; the value is never used. Must precede the include.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "ciphers/gcm/internal.h"
+#include "ciphers/rijndael/internal.h"
+#include "platform/isa.h"
+
+namespace gpucrypto::gcm_impl {
+namespace {
+
+#include "ciphers/gcm/ghash_clmul.inc"
+
+constexpr int kRegs = 8;                      // zmm per batch
+constexpr size_t kBatch = 4 * size_t(kRegs);  // 32 blocks = kGhashPowers
+static_assert(kBatch == kGhashPowers);
+
+// _mm512_broadcast_i32x4 trips GCC 12's -Wmaybe-uninitialized (undefined
+// pass-through operand); the all-ones zero-masked form is the same instruction.
+GPUCRYPTO_ALWAYS_INLINE __m512i bcast128(__m128i v) {
+  return _mm512_maskz_broadcast_i32x4(__mmask16(0xffff), v);
+}
+
+GPUCRYPTO_ALWAYS_INLINE __m512i bswap_mask512() { return bcast128(bswap_mask128()); }
+
+// Load mask of register i of a run of n blocks (two qwords per block).
+GPUCRYPTO_ALWAYS_INLINE __mmask8 tail_mask(size_t n, int i) {
+  const size_t first = 4 * size_t(i);
+  if (n <= first) return 0;
+  const size_t blocks = n - first >= 4 ? 4 : n - first;
+  return __mmask8((1u << (2 * blocks)) - 1);
+}
+
+struct Acc512 {
+  __m512i lo, mid, hi;
+};
+
+GPUCRYPTO_ALWAYS_INLINE Acc512 acc_zero() {
+  return {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+}
+
+GPUCRYPTO_ALWAYS_INLINE void clmul_acc512(Acc512& a, __m512i x, __m512i y) {
+  a.lo = _mm512_xor_si512(a.lo, _mm512_clmulepi64_epi128(x, y, 0x00));
+  a.hi = _mm512_xor_si512(a.hi, _mm512_clmulepi64_epi128(x, y, 0x11));
+  a.mid = _mm512_ternarylogic_epi64(a.mid, _mm512_clmulepi64_epi128(x, y, 0x01),
+                                    _mm512_clmulepi64_epi128(x, y, 0x10), 0x96);
+}
+
+GPUCRYPTO_ALWAYS_INLINE __m128i fold_lanes(__m512i v) {
+  const __m256i h = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+GPUCRYPTO_ALWAYS_INLINE __m128i reduce512(const Acc512& a) {
+  return reduce({fold_lanes(a.lo), fold_lanes(a.mid), fold_lanes(a.hi)});
+}
+
+// Register i of a run of n <= 32 blocks (byte-swapped data, x folded into
+// block 0) times its powers: block j takes H^(n-j), the row of the key's
+// power table starting at kGhashPowers - n (ghash.h).
+GPUCRYPTO_ALWAYS_INLINE void ghash_reg(const GhashKey* key, Acc512& a, __m512i d, size_t n, int i) {
+  const __m512i p = _mm512_loadu_si512(key->pow[kGhashPowers - n + 4 * size_t(i)]);
+  clmul_acc512(a, d, p);
+}
+
+// x folded into one run of n (1..32) blocks: the new x.
+GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const uint8_t* in,
+                                          size_t n) {
+  Acc512 a = acc_zero();
+#pragma GCC unroll 8
+  for (int i = 0; i < kRegs; ++i) {
+    const __mmask8 m = n == kBatch ? __mmask8(0xff) : tail_mask(n, i);
+    if (m == 0) break;  // n is public
+    __m512i d = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi64(m, in + 64 * i), bswap_mask512());
+    if (i == 0) d = _mm512_xor_si512(d, _mm512_zextsi128_si512(x));
+    ghash_reg(key, a, d, n, i);
+  }
+  return reduce512(a);
+}
+
+// reduce() on each 128-bit lane (four independent products).
+GPUCRYPTO_ALWAYS_INLINE __m512i reduce_lanes(const Acc512& a) {
+  __m512i lo = _mm512_xor_si512(a.lo, _mm512_bslli_epi128(a.mid, 8));
+  __m512i hi = _mm512_xor_si512(a.hi, _mm512_bsrli_epi128(a.mid, 8));
+  __m512i c0 = _mm512_srli_epi32(lo, 31), c1 = _mm512_srli_epi32(hi, 31);
+  lo = _mm512_slli_epi32(lo, 1);
+  hi = _mm512_slli_epi32(hi, 1);
+  const __m512i c2 = _mm512_bsrli_epi128(c0, 12);
+  c1 = _mm512_bslli_epi128(c1, 4);
+  c0 = _mm512_bslli_epi128(c0, 4);
+  lo = _mm512_or_si512(lo, c0);
+  hi = _mm512_ternarylogic_epi64(hi, c1, c2, 0xfe);  // hi | c1 | c2
+  const __m512i t = _mm512_ternarylogic_epi64(_mm512_slli_epi32(lo, 31), _mm512_slli_epi32(lo, 30),
+                                              _mm512_slli_epi32(lo, 25), 0x96);
+  lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(t, 12));
+  __m512i u = _mm512_ternarylogic_epi64(_mm512_srli_epi32(lo, 1), _mm512_srli_epi32(lo, 2),
+                                        _mm512_srli_epi32(lo, 7), 0x96);
+  u = _mm512_xor_si512(u, _mm512_bsrli_epi128(t, 4));
+  return _mm512_ternarylogic_epi64(hi, lo, u, 0x96);
+}
+
+// H^9 .. H^32 four at a time: one zmm of H^(m..m+3) times H^4 in every lane.
+void extend512(GhashKey* key) {
+  const __m512i h4 = bcast128(power(key, 4));
+  __m512i p = _mm512_loadu_si512(key->pow[kGhashPowers - 8]);  // H^8, H^7, H^6, H^5
+  for (size_t m = kGhashFewPowers + 1; m <= kGhashPowers; m += 4) {
+    Acc512 a = acc_zero();
+    clmul_acc512(a, p, h4);
+    p = reduce_lanes(a);  // H^(m+3), H^(m+2), H^(m+1), H^m
+    _mm512_storeu_si512(key->pow[kGhashPowers - m - 3], p);
+  }
+  key->npowers = kGhashPowers;
+}
+
+void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
+  __m128i x = load_spec(xi);
+  // A few blocks, or a key without the high powers: the xmm path.
+  if (nblocks < 4 || key->npowers < kGhashPowers) {
+    for (; nblocks >= 4; nblocks -= 4, in += 64) x = ghash_few(key, x, in, 4);
+    if (nblocks != 0) x = ghash_few(key, x, in, nblocks);
+    store_spec(xi, x);
+    return;
+  }
+  for (; nblocks >= kBatch; nblocks -= kBatch, in += 16 * kBatch) x = ghash_run(key, x, in, kBatch);
+  if (nblocks != 0) x = ghash_run(key, x, in, nblocks);
+  store_spec(xi, x);
+}
+
+// --- AES-GCM ------------------------------------------------------------------
+
+using rijndael_impl::KeySched;
+
+template <int Nr>
+GPUCRYPTO_ALWAYS_INLINE void load_keys(const KeySched* ks, __m512i* k) {
+#pragma GCC unroll 16
+  for (int r = 0; r <= Nr; ++r) {
+    k[r] = bcast128(_mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])));
+  }
+}
+
+// Counter blocks hi:lo+j of one batch, big-endian. The caller keeps the low
+// 32 bits from wrapping inside a call, so the low qword never carries.
+GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x) {
+  const __m512i step = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
+  __m512i c = _mm512_add_epi64(bcast128(_mm_set_epi64x(int64_t(hi), int64_t(lo))),
+                               _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
+#pragma GCC unroll 16
+  for (int i = 0; i < kRegs; ++i) {
+    x[i] = _mm512_shuffle_epi8(c, bswap_mask512());
+    c = _mm512_add_epi64(c, step);
+  }
+}
+
+// One batch: AES rounds on the counters c[] with the GHASH of `gin` (n_gh
+// blocks, 0: none) in the same body, then out = in ^ E(c) for n blocks
+// (masked when n < 32). Returns the new x.
+template <int Nr>
+GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m512i* c,
+                                      __m128i x, const uint8_t* gin, size_t n_gh,
+                                      const uint8_t* in, uint8_t* out, size_t n) {
+  __m512i d[kRegs];
+  Acc512 a = acc_zero();
+  if (n_gh != 0) {  // data loaded before any store (in-place decryption)
+#pragma GCC unroll 8
+    for (int i = 0; i < kRegs; ++i) {
+      const __mmask8 m = n_gh == kBatch ? __mmask8(0xff) : tail_mask(n_gh, i);
+      d[i] = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi64(m, gin + 64 * i), bswap_mask512());
+    }
+    d[0] = _mm512_xor_si512(d[0], _mm512_zextsi128_si512(x));
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kRegs; ++i) c[i] = _mm512_xor_si512(c[i], k[0]);
+#pragma GCC unroll 16
+  for (int r = 1; r < Nr; ++r) {
+#pragma GCC unroll 8
+    for (int i = 0; i < kRegs; ++i) c[i] = _mm512_aesenc_epi128(c[i], k[r]);
+    // One GHASH register per round (Nr - 1 >= 9 > kRegs rounds); only the
+    // registers holding blocks (n_gh is public), so power rows stay in the table.
+    if (r <= kRegs && size_t(4 * (r - 1)) < n_gh) ghash_reg(key, a, d[r - 1], n_gh, r - 1);
+  }
+  // The input folded into the last round key: AESENCLAST ends with the key XOR.
+#pragma GCC unroll 8
+  for (int i = 0; i < kRegs; ++i) {
+    const __mmask8 m = n == kBatch ? __mmask8(0xff) : tail_mask(n, i);
+    const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
+    _mm512_mask_storeu_epi64(out + 64 * i, m, _mm512_aesenclast_epi128(c[i], kin));
+  }
+  return n_gh != 0 ? reduce512(a) : x;
+}
+
+template <int Nr, bool kDecrypt>
+void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
+             const uint8_t* in, uint8_t* out, size_t n) {
+  __m512i k[Nr + 1];
+  load_keys<Nr>(ks, k);
+  __m128i x = load_spec(xi);
+  const uint64_t hi = load_be64(ctr);
+  uint64_t lo = load_be64(ctr + 8);
+  const uint8_t* pending = nullptr;  // encrypt: last batch's ciphertext, not yet hashed
+  size_t pending_n = 0;
+  while (n != 0) {
+    const size_t m = n < kBatch ? n : kBatch;
+    __m512i c[kRegs];
+    make_counters(hi, lo, c);
+    if (kDecrypt) {
+      x = batch<Nr>(key, k, c, x, in, m, in, out, m);
+    } else {
+      x = batch<Nr>(key, k, c, x, pending, pending_n, in, out, m);
+      pending = out;
+      pending_n = m;
+    }
+    lo += m;
+    in += 16 * m;
+    out += 16 * m;
+    n -= m;
+  }
+  if (pending_n != 0) x = ghash_run(key, x, pending, pending_n);
+  store_spec(xi, x);
+  store_be64(ctr + 8, lo);
+}
+
+template <bool kDecrypt>
+void aes_gcm_hook(const void* vks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
+                  const uint8_t* in, uint8_t* out, size_t n) {
+  const KeySched* ks = static_cast<const KeySched*>(vks);
+  switch (ks->nr) {  // public: it follows from the key length
+    case 10: return aes_gcm<10, kDecrypt>(ks, key, xi, ctr, in, out, n);
+    case 12: return aes_gcm<12, kDecrypt>(ks, key, xi, ctr, in, out, n);
+    default: return aes_gcm<14, kDecrypt>(ks, key, xi, ctr, in, out, n);
+  }
+}
+
+}  // namespace
+
+constinit const GhashHw kGhashVpclmul512 = {"vpclmul512", compiled_features(), clmul_init,
+                                            extend512,          ghash,               clmul_mul};
+constinit const AesGcmHw kAesGcmVaes512 = {"vaes512-vpclmul", compiled_features(),
+                                           aes_gcm_hook<false>, aes_gcm_hook<true>};
+
+}  // namespace gpucrypto::gcm_impl

@@ -1,0 +1,23 @@
+// Internal to ciphers/gcm: the implementations impls.cpp lists (defined by
+// their instruction-set files). Declarations only: included by ISA files.
+#pragma once
+#include "ciphers/gcm/ghash.h"
+
+namespace gpucrypto::gcm_impl {
+
+extern const GhashHw kGhashRef;         // ghash_ref.cpp: portable, bitwise, no tables
+extern const GhashHw kGhashPclmul;      // ghash_pclmul.cpp: PCLMULQDQ, 4 blocks per reduction
+extern const GhashHw kGhashVpclmul512;  // ghash_vpclmul512.cpp: VPCLMULQDQ zmm, 32 blocks
+extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + GHASH fused
+
+// aes_keys_aesni.cpp: the encryption half of ciphers/rijndael's KeySched for
+// AES (keylen 16, 24, 32) with AESKEYGENASSIST; needs kAesKeysAesniRequired.
+void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen);
+extern const uint32_t kAesKeysAesniRequired;
+
+// sm4_keys_gfni.cpp: ciphers/sm4's Schedule with the GFNI S-box; needs
+// kSm4KeysGfniRequired.
+void sm4_setkey_gfni(void* ks, const uint8_t* key);
+extern const uint32_t kSm4KeysGfniRequired;
+
+}  // namespace gpucrypto::gcm_impl

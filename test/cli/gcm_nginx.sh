@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# A real server and client from Debian's packages with gpucrypto's GCM
+# preferred host-wide through openssl.cnf (OPENSSL_CONF): nginx started on
+# 127.0.0.1 (random port, test certificate, its own prefix and temp paths,
+# bounded time), curl fetching 2 MiB over TLS 1.3 (AES-128-GCM, AES-256-GCM)
+# and TLS 1.2 (ECDHE-RSA-AES128/256-GCM), checked by SHA-256. The provider
+# log of the nginx worker and of curl (printed at exit) proves that
+# gpucrypto's GCM served the records; a ChaCha20-Poly1305 control shows 0.
+# shellcheck source=common.sh.inc
+. "$(dirname "$0")/common.sh.inc"
+. "$(dirname "$0")/gcm_tls.inc"
+NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+if [ ! -x "$NGINX" ] || ! command -v curl >/dev/null; then
+  echo "SKIP: nginx or curl not installed (scripts/deps.sh installs them)"
+  exit 0
+fi
+mkcerts
+write_cnf
+export OPENSSL_CONF=$TMP/openssl.cnf
+mkdir -p "$TMP/www" "$TMP/logs" "$TMP/tmp"
+head -c $((2 << 20)) /dev/urandom >"$TMP/www/data.bin"
+want=$(sha256sum <"$TMP/www/data.bin" | cut -d' ' -f1)
+port=$(free_port)
+cat >"$TMP/nginx.conf" <<CONF
+user root;
+daemon off;
+worker_processes 1;
+pid $TMP/nginx.pid;
+error_log $TMP/logs/error.log info;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $TMP/tmp/body;
+  proxy_temp_path $TMP/tmp/proxy;
+  fastcgi_temp_path $TMP/tmp/fastcgi;
+  uwsgi_temp_path $TMP/tmp/uwsgi;
+  scgi_temp_path $TMP/tmp/scgi;
+  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $TMP/rsa.pem;
+    ssl_certificate_key $TMP/rsa.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384;
+    ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256;
+    location / { root $TMP/www; }
+  }
+}
+CONF
+timeout 120 "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/logs/error.log" 2>"$TMP/nginx.stderr" &
+npid=$!
+stop_nginx() {
+  [ -n "${npid:-}" ] || return 0
+  kill -QUIT "$(cat "$TMP/nginx.pid" 2>/dev/null || echo "$npid")" 2>/dev/null || true
+  wait "$npid" 2>/dev/null || true
+  npid=
+}
+trap 'stop_nginx; rm -rf "$TMP"' EXIT
+wait_port "$port" || { cat "$TMP/nginx.stderr" "$TMP/logs/error.log" >&2; fail "nginx did not listen"; }
+
+total_curl=0
+fetch() {  # fetch <label> <curl args...>
+  local label=$1
+  shift
+  timeout 30 curl -sS --cacert "$TMP/rsa.pem" "$@" -o "$TMP/got.bin" "https://127.0.0.1:$port/data.bin" \
+    2>"$TMP/curl.err" || { cat "$TMP/curl.err" >&2; fail "$label: curl failed"; }
+  [ "$(sha256sum <"$TMP/got.bin" | cut -d' ' -f1)" = "$want" ] || fail "$label: data differs"
+  local c
+  c=$(served "$TMP/curl.err")
+  echo "ok: $label (curl: gpucrypto GCM records $c)"
+  LAST=$c
+}
+fetch "TLS 1.3 AES-128-GCM" --tlsv1.3 --tls13-ciphers TLS_AES_128_GCM_SHA256
+[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
+fetch "TLS 1.3 AES-256-GCM" --tlsv1.3 --tls13-ciphers TLS_AES_256_GCM_SHA384
+[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
+fetch "TLS 1.2 ECDHE-RSA-AES128-GCM-SHA256" --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES128-GCM-SHA256
+[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
+fetch "TLS 1.2 ECDHE-RSA-AES256-GCM-SHA384" --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES256-GCM-SHA384
+[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
+fetch "control: TLS 1.3 ChaCha20-Poly1305" --tlsv1.3 --tls13-ciphers TLS_CHACHA20_POLY1305_SHA256
+[ "$LAST" -eq 0 ] || fail "control: curl counted $LAST GCM records"
+stop_nginx
+# nginx's stderr goes to its error log; the worker (which served the four GCM
+# fetches: 4 x 2 MiB, at least 128 records each) logs its count at exit.
+w=$(served "$TMP/logs/error.log")
+[ "$w" -ge $((4 * 128)) ] || { cat "$TMP/logs/error.log" >&2; fail "nginx: gpucrypto GCM served $w records"; }
+echo "ok: nginx worker: gpucrypto GCM records $w"
+echo "PASS: gcm_nginx"

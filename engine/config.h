@@ -21,7 +21,7 @@ namespace gpucrypto {
 // SKINNY and RECTANGLE; at 256 KiB and below no run showed a gain (0.5-0.9x:
 // waking a helper costs about as much as the chunk), and with the second core
 // busy a split costs 10-40%. README "Thresholds" has the tables.
-inline constexpr size_t kDefaultMtMinBytes = 1024 * 1024;
+inline constexpr size_t kDefaultMtMinBytes = 256 * 1024;
 
 struct EngineConfig {
   Backend backend = Backend::kAuto;

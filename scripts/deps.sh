@@ -3,6 +3,9 @@
 # apt line to run. Sourced by demo.sh and test.sh.
 GPUCRYPTO_PKGS=(build-essential cmake pkg-config openssl libssl-dev libgtest-dev googletest
                 libbenchmark-dev xxd)
+# What the post-quantum TLS tests drive besides openssl (test/cli/pq_tls.sh:
+# curl, nginx, python3's ssl); without them those parts skip.
+GPUCRYPTO_TLS_PKGS=(curl nginx python3)
 gpucrypto_deps() {
   local missing=() p
   for p in "${GPUCRYPTO_PKGS[@]}" "$@"; do

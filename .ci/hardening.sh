@@ -20,8 +20,9 @@
 #             GFNI included, which valgrind cannot run) on fixed vs random secrets and
 #             reports Welch's |t| per path (> 10 is flagged; DUDECT_STRICT=1 fails on it);
 #             the job fails when its canaries are not caught
-#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_kem (babyKyber) and
-#             fuzz_mlkem for FUZZ_SECONDS each (default 60) from a seed corpus
+#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_kem (babyKyber),
+#             fuzz_mlkem and fuzz_hybrid (hybrid TLS key shares) for FUZZ_SECONDS each
+#             (default 60) from a seed corpus
 #
 # Environment: BUILD_ROOT (default build-hardening), FUZZ_SECONDS (60), JOBS (nproc),
 # GPUCRYPTO_VECTORS_DIR (as the normal tests). Run longer fuzzing with e.g.
@@ -177,9 +178,9 @@ job_fuzz() {
   note "fuzz: build with clang-14 ($(stamp))"
   CC=clang-14 CXX=clang++-14 configure "$B" -DGPUCRYPTO_FUZZ=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
-  build "$B" gpucrypto fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem
+  build "$B" gpucrypto fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem fuzz_hybrid
   local C=$B/corpus
-  mkdir -p "$C/fuzz_cipher" "$C/fuzz_gcm" "$C/fuzz_kem" "$C/fuzz_mlkem"
+  mkdir -p "$C/fuzz_cipher" "$C/fuzz_gcm" "$C/fuzz_kem" "$C/fuzz_mlkem" "$C/fuzz_hybrid"
   python3 "$SRC/test/fuzz/make_seeds.py" "$C"
   # babyKyber seeds: real keys written by the openssl CLI through the provider.
   local rt
@@ -214,10 +215,25 @@ job_fuzz() {
     { printf "\\x$(printf %02x $((i + 3)))"; cat "$C/m$lv-pub.pem"; } >"$C/fuzz_mlkem/pem-pub-$lv"
     head -c 200 /dev/urandom | { printf "\\x$(printf %02x $((i + 9)))\\x01"; cat; } >"$C/fuzz_mlkem/decaps-seeded-$lv"
   done
+  # Hybrid key shares: real client shares and server ciphertexts computed by
+  # python3 cryptography (test/hybrid_interop.py; skipped without ML-KEM
+  # there), first byte = hybrid index + 3 * (0 client share, 1 ciphertext).
+  local g pub sec ct ss
+  i=0
+  if python3 "$SRC/test/hybrid_interop.py" check; then
+    for g in X25519MLKEM768 SecP256r1MLKEM768 SecP384r1MLKEM1024; do
+      read -r pub sec < <(python3 "$SRC/test/hybrid_interop.py" keygen "$g")
+      read -r ct ss < <(python3 "$SRC/test/hybrid_interop.py" encap "$g" "$pub")
+      { printf "\\x$(printf %02x $i)\\x00"; echo "$pub" | xxd -r -p; } >"$C/fuzz_hybrid/share-$g"
+      { printf "\\x$(printf %02x $((i + 3)))\\x00"; echo "$ct" | xxd -r -p; } >"$C/fuzz_hybrid/ct-$g"
+      i=$((i + 1))
+    done
+  fi
+  head -c 64 /dev/urandom | { printf '\x00\x01'; cat; } >"$C/fuzz_hybrid/short"
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export GPUCRYPTO_MODULE_DIR=$B
   local t stats=()
-  for t in fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem; do
+  for t in fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem fuzz_hybrid; do
     note "fuzz: $t for ${FUZZ_SECONDS}s ($(stamp))"
     mkdir -p "$B/artifacts/$t" "$B/work/$t"
     # The shared ASan runtime (-shared-libsan, so that gpucrypto.so can use it
@@ -238,7 +254,7 @@ job_fuzz() {
 need=()
 for j in "${JOBS_TO_RUN[@]}"; do
   case $j in
-    fuzz) need+=(clang-14 libclang-rt-14-dev python3) ;;
+    fuzz) need+=(clang-14 libclang-rt-14-dev python3 xxd) ;;
     valgrind | ctgrind | dudect) need+=(valgrind) ;;  # one plain build serves all three
     asan | tsan) ;;
     *) echo "unknown job '$j' (asan tsan valgrind ctgrind dudect fuzz)" >&2; exit 2 ;;

@@ -36,16 +36,20 @@ constexpr Codec kDecoders[] = {
     {GPUC_PROPS ",input=der,structure=SubjectPublicKeyInfo", Format::kDer, Structure::kSpki},
     {GPUC_PROPS ",input=der,structure=PrivateKeyInfo", Format::kDer, Structure::kPki}};
 
-// Row-major: each row's entries together, then the terminator.
+// Row-major: each row's entries together, then the terminator (the unused
+// tail stays zero: rows without a key format -- the hybrids -- get no
+// encoders or decoders, as in OpenSSL 3.5).
 template <size_t PerRow>
 using AlgTable = std::array<OSSL_ALGORITHM, kKemCount * PerRow + 1>;
 
 template <size_t PerRow, class Fn>
-AlgTable<PerRow> build(const Fn& entry) {
+AlgTable<PerRow> build(const Fn& entry, bool codecs = false) {
   AlgTable<PerRow> t{};
-  for (size_t r = 0; r < kKemCount; ++r)
-    for (size_t i = 0; i < PerRow; ++i) t[r * PerRow + i] = entry(r, i);
-  t.back() = {nullptr, nullptr, nullptr, nullptr};
+  size_t n = 0;
+  for (size_t r = 0; r < kKemCount; ++r) {
+    if (codecs && kKems[r].oid_len == 0) continue;
+    for (size_t i = 0; i < PerRow; ++i) t[n++] = entry(r, i);
+  }
   return t;
 }
 
@@ -60,10 +64,10 @@ const AlgTable<1> kKemAlgs =
 const AlgTable<std::size(kEncoders)> kEncoderAlgs = build<std::size(kEncoders)>([](size_t r, size_t i) {
   const Codec& c = kEncoders[i];
   return alg(r, c.props, kemprov::encoder_dispatch(r, c.format, c.structure));
-});
+}, true);
 const AlgTable<std::size(kDecoders)> kDecoderAlgs = build<std::size(kDecoders)>([](size_t r, size_t i) {
   return alg(r, kDecoders[i].props, kemprov::decoder_dispatch(r, kDecoders[i].structure));
-});
+}, true);
 
 #undef GPUC_PROPS
 

@@ -16,7 +16,8 @@
 //                    both        SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } }
 //                  written as the seed when the key has it (always for keys
 //                  we generate), else expandedKey; all three are read (for
-//                  "both" the two must agree).
+//                  "both" the two must agree), and OpenSSL 3.5's other input
+//                  forms too (parse_mlkem_private). Lengths must be minimal DER.
 // A der_exact row's decoders accept exactly the canonical encoding (anything
 // else is "not ours" and the chain moves on); the others parse the DER and
 // call a structure with our OID holding a bad key an error. Unencrypted
@@ -116,6 +117,8 @@ struct Der {
       if (nb == 0 || nb > 2 || size_t(end - v) < nb) return false;
       len = 0;
       for (size_t i = 0; i < nb; ++i) len = (len << 8) | *v++;
+      // DER: the shortest length form only (no 81 xx below 0x80, no 82 00 xx).
+      if (len < (nb == 1 ? 0x80u : 0x100u)) return false;
     }
     if (size_t(end - v) < len) return false;
     *value = {v, v + len};
@@ -158,6 +161,36 @@ Parsed parse_spki(Key* k, const uint8_t* der, size_t len) {
   return installed(key_set_pub(k, bits.p + 1, bits.size() - 1));
 }
 
+// ML-KEM-PrivateKey: the three forms of the LAMPS draft and the three
+// others OpenSSL 3.5 reads (its "oqskeypair": expandedKey || ek in one OCTET
+// STRING; "bare-seed" and "bare-priv": the 64-byte seed or the dk without any
+// DER). Each alternative is tried on the whole octets, and must consume all
+// of them: an element before or after the key is not one of the forms.
+Parsed parse_mlkem_private(Key* k, const Der& octets) {
+  const KemDesc& d = *k->desc;
+  const size_t n = octets.size();
+  Der in = octets, inner;
+  if (in.next(0x80, &inner) && in.empty()) return installed(key_set_seed(k, inner.p, inner.size()));
+  in = octets;
+  if (in.next(0x04, &inner) && in.empty()) {
+    if (inner.size() != d.priv_bytes + d.pub_bytes)  // expandedKey
+      return installed(key_set_priv(k, inner.p, inner.size()));
+    if (!key_set_priv(k, inner.p, d.priv_bytes)) return Parsed::kInvalid;
+    if (CRYPTO_memcmp(k->pub, inner.p + d.priv_bytes, d.pub_bytes) == 0) return Parsed::kOk;
+    GPUC_RAISE(k->prov, kErrInvalidKey, "%s key pair: the public key does not match", d.name);
+    return Parsed::kInvalid;
+  }
+  in = octets;
+  Der both, seed, dk;
+  if (in.next(0x30, &both) && in.empty() && both.next(0x04, &seed) && both.next(0x04, &dk) &&
+      both.empty())
+    return installed(key_set_seed_and_priv(k, seed.p, seed.size(), dk.p, dk.size()));
+  if (n == d.seed_bytes) return installed(key_set_seed(k, octets.p, n));
+  if (n == d.priv_bytes) return installed(key_set_priv(k, octets.p, n));
+  GPUC_RAISE(k->prov, kErrInvalidKey, "%s PrivateKeyInfo holds none of the private key forms", d.name);
+  return Parsed::kInvalid;
+}
+
 Parsed parse_pki(Key* k, const uint8_t* der, size_t len) {
   const KemDesc& d = *k->desc;
   if (d.der_exact) {
@@ -173,15 +206,7 @@ Parsed parse_pki(Key* k, const uint8_t* der, size_t len) {
   // publicKey fields are allowed and ignored (the key embeds its public key).
   if (ver.size() != 1 || ver.p[0] > 1 || !seq.next(0x04, &priv)) return Parsed::kInvalid;
   if (d.priv_form == PrivForm::kRaw) return installed(key_set_priv(k, priv.p, priv.size()));
-  Der inner;
-  if (priv.next(0x80, &inner) && priv.empty()) return installed(key_set_seed(k, inner.p, inner.size()));
-  if (priv.next(0x04, &inner) && priv.empty()) return installed(key_set_priv(k, inner.p, inner.size()));
-  Der both, seed, dk;
-  if (priv.next(0x30, &both) && priv.empty() && both.next(0x04, &seed) && both.next(0x04, &dk) &&
-      both.empty())
-    return installed(key_set_seed_and_priv(k, seed.p, seed.size(), dk.p, dk.size()));
-  GPUC_RAISE(k->prov, kErrInvalidKey, "%s PrivateKeyInfo holds no seed, expandedKey or both", d.name);
-  return Parsed::kInvalid;
+  return parse_mlkem_private(k, priv);
 }
 
 // --- text ----------------------------------------------------------------------

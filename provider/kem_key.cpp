@@ -94,11 +94,12 @@ bool checked(Key* k, const char* what, size_t len, size_t want, const Check& che
 }
 }  // namespace
 
+// Checked before anything is cleared: a refused key leaves the key as it was.
 bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
-  key_clear(k);
   const KemDesc& d = *k->desc;
   if (!checked(k, "public key", len, d.pub_bytes, [&](KemCall& c) { return d.check_pub(c, d, pub); }))
     return false;
+  key_clear(k);
   std::memcpy(k->pub, pub, len);
   k->has_pub = true;
   return true;
@@ -109,8 +110,17 @@ bool key_set_priv(Key* k, const uint8_t* priv, size_t len) {
   const KemDesc& d = *k->desc;
   if (!checked(k, "private key", len, d.priv_bytes, [&](KemCall& c) { return d.check_priv(c, d, priv); }))
     return false;
+  if (d.pub_from_priv == nullptr) {
+    std::memcpy(k->pub, priv + d.pub_in_priv, d.pub_bytes);
+  } else {
+    KemCall call{*k->prov};
+    const int rc = d.pub_from_priv(call, d, priv, k->pub);
+    if (rc != kOk) {
+      GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s private key: %s", d.name, d.strerror(rc));
+      return false;
+    }
+  }
   std::memcpy(k->priv, priv, len);
-  std::memcpy(k->pub, priv + d.pub_in_priv, d.pub_bytes);
   k->has_pub = k->has_priv = true;
   return true;
 }
@@ -146,9 +156,17 @@ bool key_set_seed_and_priv(Key* k, const uint8_t* seed, size_t slen, const uint8
   return true;
 }
 
+// OpenSSL 3.5's ML-KEM import rules: key material goes only into an empty
+// key; "seed"/"priv" count when the selection names the private key; "pub"
+// counts whenever a key part is selected -- 3.5's hybrid keymgmt imports its
+// ML-KEM half as "pub" with DOMAIN_PARAMETERS | PRIVATE_KEY.
 int key_import(Key* k, int selection, const OSSL_PARAM params[]) {
   if ((selection & kKeySelect) == 0) return 1;
   const KemDesc& d = *k->desc;
+  if (k->has_pub) {
+    GPUC_RAISE(k->prov, kErrInvalidKey, "%s keys cannot be mutated", d.name);
+    return 0;
+  }
   const OSSL_PARAM* seed = d.stores_seed ? OSSL_PARAM_locate_const(params, kSeedParam) : nullptr;
   const OSSL_PARAM* priv = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY);
   const OSSL_PARAM* pub = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PUB_KEY);
@@ -174,7 +192,7 @@ int key_import(Key* k, int selection, const OSSL_PARAM params[]) {
     }
     return 1;
   }
-  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && pub != nullptr) {
+  if (pub != nullptr) {
     if (!octets(pub, &p, &len)) return bad_type("pub");
     return key_set_pub(k, p, len) ? 1 : 0;
   }

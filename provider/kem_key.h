@@ -30,8 +30,8 @@ Key* key_dup(const Key& src, int selection);
 // Forgets the key material (wiping the secrets).
 void key_clear(Key* key);
 // Install key material after the row's checks (length, then check_pub /
-// check_priv; a seed is expanded). Each raises a provider error and leaves
-// the key empty on failure.
+// check_priv; a seed is expanded). Each raises a provider error on failure;
+// key_set_pub then leaves the key unchanged, the others leave it empty.
 bool key_set_pub(Key* key, const uint8_t* pub, size_t len);
 bool key_set_priv(Key* key, const uint8_t* priv, size_t len);
 bool key_set_seed(Key* key, const uint8_t* seed, size_t len);

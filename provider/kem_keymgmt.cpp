@@ -73,14 +73,27 @@ int km_get_params(void* kd, OSSL_PARAM params[]) {
   return 1;
 }
 
-// EVP_PKEY_set1_encoded_public_key: installs a public key (drops any private one).
+// EVP_PKEY_set1_encoded_public_key (what a TLS 1.3 server does with the
+// client's key share on an empty key): OpenSSL 3.5's rules -- a share of the
+// wrong type or length or failing the row's check is refused, and so is any
+// share for a key that already holds key material ("keys cannot be
+// mutated"); a refused call leaves the key as it was.
 int km_set_params(void* kd, const OSSL_PARAM params[]) {
   auto* k = static_cast<Key*>(kd);
   const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY);
   if (p == nullptr) return 1;
   const void* v = nullptr;
   size_t len = 0;
-  if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len)) return 0;
+  const KemDesc& d = *k->desc;
+  if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len) || len != d.pub_bytes) {
+    GPUC_RAISE(k->prov, kErrWrongLength, "%s encoded public key must be %zu bytes (got %zu)", d.name,
+               d.pub_bytes, len);
+    return 0;
+  }
+  if (k->has_pub) {
+    GPUC_RAISE(k->prov, kErrInvalidKey, "%s keys cannot be mutated", d.name);
+    return 0;
+  }
   return key_set_pub(k, static_cast<const uint8_t*>(v), len) ? 1 : 0;
 }
 
@@ -124,9 +137,10 @@ RowLists row_lists(const KemDesc& d) {
   for (const OSSL_PARAM& p : kGettable)
     if (p.key != kSeedParam || d.stores_seed)
       r.gettable[n++] = p;
-  r.gen_settable[0] = kGenSettable[0];
-  r.gen_settable[1] = d.tls_group != nullptr ? kGenSettable[1] : kGenSettable[2];
-  r.gen_settable[2] = kGenSettable[2];
+  n = 0;
+  if (d.seed_bytes != 0) r.gen_settable[n++] = kGenSettable[0];
+  if (d.tls_group != nullptr) r.gen_settable[n++] = kGenSettable[1];
+  r.gen_settable[n] = kGenSettable[2];
   return r;
 }
 template <size_t R>
@@ -195,6 +209,10 @@ int km_gen_set_params(void* g, const OSSL_PARAM params[]) {
   if (p != nullptr) {
     const void* v = nullptr;
     size_t len = 0;
+    if (d.seed_bytes == 0) {
+      GPUC_RAISE(gc->prov, kErrBadParam, "%s key generation takes no \"seed\"", d.name);
+      return 0;
+    }
     if (!OSSL_PARAM_get_octet_string_ptr(p, &v, &len) || len != d.seed_bytes) {
       GPUC_RAISE(gc->prov, kErrWrongLength, "%s \"seed\" must be %zu bytes (got %zu)", d.name,
                  d.seed_bytes, len);
@@ -203,12 +221,15 @@ int km_gen_set_params(void* g, const OSSL_PARAM params[]) {
     std::memcpy(gc->seed, v, len);
     gc->has_seed = true;
   }
-  // TLS asks for the group by name (EVP_PKEY_CTX_set_group_name); it must be ours.
+  // TLS asks for the group by name (EVP_PKEY_CTX_set_group_name): the TLS
+  // group table's internal name, ours on OpenSSL 3.0, "" in OpenSSL 3.5's
+  // (whose libssl then passes the empty name on); any other name is an error.
   if (d.tls_group != nullptr &&
       (p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_GROUP_NAME)) != nullptr) {
     const char* name = nullptr;
     if (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || name == nullptr) return 0;
-    if (OPENSSL_strcasecmp(name, d.name) != 0 && OPENSSL_strcasecmp(name, d.tls_group) != 0) {
+    if (name[0] != '\0' && OPENSSL_strcasecmp(name, d.name) != 0 &&
+        OPENSSL_strcasecmp(name, d.tls_group) != 0) {
       GPUC_RAISE(gc->prov, kErrBadParam, "group \"%s\" is not %s", name, d.name);
       return 0;
     }

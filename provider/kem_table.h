@@ -53,15 +53,20 @@ struct KemDesc {
   const char* names;        // OSSL_ALGORITHM name list: name, aliases, dotted OID
   const char* description;
   const char* tls_group;    // TLS group name accepted as keygen "group" (nullptr: none)
+  unsigned tls_id;          // its IANA TLS Supported Groups code point (0: none)
   // --- AlgorithmIdentifier: the OID's DER contents (parameters absent) ----
+  // oid_len 0: no standard key format (the hybrids, as in OpenSSL 3.5): the
+  // row gets no encoders or decoders.
   uint8_t oid_len;
   uint8_t oid[15];
   // --- sizes and strength ----------------------------------------------
   int security_bits;
-  int bits;                 // EVP_PKEY_get_bits: 8 * |public key|, as OpenSSL 3.5 ML-KEM
+  int bits;                 // EVP_PKEY_get_bits: what OpenSSL 3.5 reports (ML-KEM-768: 768;
+                            // a hybrid: its ML-KEM part's)
   size_t pub_bytes, priv_bytes, ct_bytes, ss_bytes;
   size_t seed_bytes;        // keygen "seed" (deterministic keys)
-  size_t pub_in_priv;       // offset of the public key inside the private key
+  size_t pub_in_priv;       // offset of the public key inside the private key (when
+                            // pub_from_priv is nullptr)
   // --- encodings ---------------------------------------------------------
   bool stores_seed;         // the seed is key material: import/export/get "seed",
                             // seed-form PKCS#8 when known
@@ -82,6 +87,9 @@ struct KemDesc {
   int (*decaps)(KemCall&, const KemDesc&, uint8_t* ss, const uint8_t* ct, const uint8_t* priv);
   int (*check_pub)(KemCall&, const KemDesc&, const uint8_t* pub);
   int (*check_priv)(KemCall&, const KemDesc&, const uint8_t* priv);  // incl. the embedded pub
+  // The public key of a checked private key (nullptr: the pub_bytes at
+  // pub_in_priv). A hybrid computes its classical half.
+  int (*pub_from_priv)(KemCall&, const KemDesc&, const uint8_t* priv, uint8_t* pub);
   const char* (*strerror)(int rc);
   // Appends algorithm-specific text output (nullptr: none).
   void (*text_extra)(const Key&, bool with_priv, std::string& out);
@@ -104,11 +112,12 @@ int mlkem_check_priv(KemCall&, const KemDesc&, const uint8_t*);
 // ML-KEM-<level>: 2.16.840.1.101.3.4.4.<arc> (NIST kems arc); ek = 384k + 32
 // bytes sits at offset 384k inside dk.
 constexpr KemDesc mlkem(int level, const char* name, const char* names, const char* description,
-                        const char* tls_group, uint8_t arc, int security_bits, size_t ek,
-                        size_t dk, size_t ct) {
+                        const char* tls_group, unsigned tls_id, uint8_t arc, int security_bits,
+                        size_t ek, size_t dk, size_t ct) {
   return {.name = name, .names = names, .description = description, .tls_group = tls_group,
+          .tls_id = tls_id,
           .oid_len = 9, .oid = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, arc},
-          .security_bits = security_bits, .bits = int(8 * ek),
+          .security_bits = security_bits, .bits = level,
           .pub_bytes = ek, .priv_bytes = dk, .ct_bytes = ct, .ss_bytes = MLKEM_SHARED_SECRET_BYTES,
           .seed_bytes = MLKEM_KEYGEN_SEED_BYTES, .pub_in_priv = size_t(384 * (level / 256)),
           .stores_seed = true, .priv_form = PrivForm::kSeedExpanded, .der_exact = false,
@@ -116,9 +125,54 @@ constexpr KemDesc mlkem(int level, const char* name, const char* names, const ch
           // 3300 bytes: anything much longer is not ours.
           .max_der = 4096, .text_note = nullptr, .pub_label = "ek", .priv_label = "dk",
           .param = level, .keygen = mlkem_keygen, .encaps = mlkem_encaps, .decaps = mlkem_decaps,
-          .check_pub = mlkem_check_pub, .check_priv = mlkem_check_priv,
+          .check_pub = mlkem_check_pub, .check_priv = mlkem_check_priv, .pub_from_priv = nullptr,
           .strerror = mlkem_strerror, .text_extra = nullptr};
 }
+
+// --- hybrids (provider/kem_rows_hybrid.cpp): ML-KEM + ECDH, draft-ietf-tls-ecdhe-mlkem,
+// names, code points and layouts of OpenSSL 3.5.
+enum class Classical : uint8_t { kX25519, kP256, kP384 };
+struct ClassicalDesc {
+  const char* keytype;  // EVP key type in the default provider
+  const char* group;    // EC group name (nullptr for X25519)
+  size_t pub_bytes;     // X25519 raw key; an uncompressed EC point 04 || x || y
+  size_t priv_bytes;    // raw X25519 key; the EC scalar, big-endian, fixed length
+  size_t ss_bytes;      // ECDH output: X25519's 32 bytes; the EC x-coordinate
+};
+constexpr ClassicalDesc kClassical[] = {{"X25519", nullptr, 32, 32, 32},
+                                        {"EC", "P-256", 65, 32, 32},
+                                        {"EC", "P-384", 97, 48, 48}};
+constexpr const ClassicalDesc& classical(Classical c) { return kClassical[size_t(c)]; }
+
+int hybrid_keygen(KemCall&, const KemDesc&, uint8_t*, uint8_t*, const uint8_t*, uint8_t*);
+int hybrid_encaps(KemCall&, const KemDesc&, uint8_t*, uint8_t*, const uint8_t*);
+int hybrid_decaps(KemCall&, const KemDesc&, uint8_t*, const uint8_t*, const uint8_t*);
+int hybrid_check_pub(KemCall&, const KemDesc&, const uint8_t*);
+int hybrid_check_priv(KemCall&, const KemDesc&, const uint8_t*);
+int hybrid_pub_from_priv(KemCall&, const KemDesc&, const uint8_t*, uint8_t*);
+const char* hybrid_strerror(int rc);
+
+// `param` packs the parts: ML-KEM level * 4 + Classical. X25519MLKEM768 puts
+// ML-KEM first (key share, ciphertext and secret alike); the EC hybrids put the
+// EC part first. Every part of pub, priv, ct and ss follows that order (the
+// private key as OpenSSL 3.5 exports it: ML-KEM dk and the classical key).
+constexpr KemDesc hybrid(const char* name, const char* description, unsigned tls_id, int level,
+                         Classical cl, int security_bits, size_t ek, size_t dk, size_t ct) {
+  const ClassicalDesc& c = classical(cl);
+  return {.name = name, .names = name, .description = description, .tls_group = name,
+          .tls_id = tls_id, .oid_len = 0, .oid = {}, .security_bits = security_bits,
+          .bits = level, .pub_bytes = ek + c.pub_bytes, .priv_bytes = dk + c.priv_bytes,
+          .ct_bytes = ct + c.pub_bytes, .ss_bytes = MLKEM_SHARED_SECRET_BYTES + c.ss_bytes,
+          .seed_bytes = 0, .pub_in_priv = 0, .stores_seed = false,
+          .priv_form = PrivForm::kRaw, .der_exact = true, .max_der = 0, .text_note = nullptr,
+          .pub_label = "pub", .priv_label = "priv", .param = level * 4 + int(cl),
+          .keygen = hybrid_keygen, .encaps = hybrid_encaps, .decaps = hybrid_decaps,
+          .check_pub = hybrid_check_pub, .check_priv = hybrid_check_priv,
+          .pub_from_priv = hybrid_pub_from_priv, .strerror = hybrid_strerror, .text_extra = nullptr};
+}
+constexpr int hybrid_level(const KemDesc& d) { return d.param / 4; }
+constexpr Classical hybrid_classical(const KemDesc& d) { return Classical(d.param % 4); }
+constexpr bool mlkem_first(const KemDesc& d) { return hybrid_classical(d) == Classical::kX25519; }
 }  // namespace rows
 
 inline constexpr KemDesc kKems[] = {
@@ -129,7 +183,7 @@ inline constexpr KemDesc kKems[] = {
     // SubjectPublicKeyInfo pre-decoder names an unregistered algorithm by it.
     {.name = "babyKyber", .names = "babyKyber:1.3.6.1.4.1.99999.1.1",
      .description = "babyKyber toy KEM (n=4, q=17, k=2; NO SECURITY: 16 possible messages)",
-     .tls_group = nullptr,
+     .tls_group = nullptr, .tls_id = 0,
      // 99999 in base 128 is 6.13.31 -> 86 8d 1f.
      .oid_len = 10, .oid = {0x2b, 0x06, 0x01, 0x04, 0x01, 0x86, 0x8d, 0x1f, 0x01, 0x01},
      .security_bits = 0, .bits = 8 * BABYKYBER_PUBLICKEY_BYTES,
@@ -141,17 +195,27 @@ inline constexpr KemDesc kKems[] = {
                   "         For teaching, testing and throughput experiments only.\n",
      .pub_label = "pub", .priv_label = "priv", .param = 0,
      .keygen = rows::bk_keygen, .encaps = rows::bk_encaps, .decaps = rows::bk_decaps,
-     .check_pub = rows::bk_check_pub, .check_priv = rows::bk_check_priv,
+     .check_pub = rows::bk_check_pub, .check_priv = rows::bk_check_priv, .pub_from_priv = nullptr,
      .strerror = babykyber_strerror, .text_extra = rows::bk_text},
     rows::mlkem(512, "ML-KEM-512", "ML-KEM-512:MLKEM512:2.16.840.1.101.3.4.4.1",
-                "ML-KEM-512 (FIPS 203), gpucrypto", "MLKEM512", 1, 128,
+                "ML-KEM-512 (FIPS 203), gpucrypto", "MLKEM512", 0x0200, 1, 128,
                 MLKEM512_PUBLICKEY_BYTES, MLKEM512_SECRETKEY_BYTES, MLKEM512_CIPHERTEXT_BYTES),
     rows::mlkem(768, "ML-KEM-768", "ML-KEM-768:MLKEM768:2.16.840.1.101.3.4.4.2",
-                "ML-KEM-768 (FIPS 203), gpucrypto", "MLKEM768", 2, 192,
+                "ML-KEM-768 (FIPS 203), gpucrypto", "MLKEM768", 0x0201, 2, 192,
                 MLKEM768_PUBLICKEY_BYTES, MLKEM768_SECRETKEY_BYTES, MLKEM768_CIPHERTEXT_BYTES),
     rows::mlkem(1024, "ML-KEM-1024", "ML-KEM-1024:MLKEM1024:2.16.840.1.101.3.4.4.3",
-                "ML-KEM-1024 (FIPS 203), gpucrypto", "MLKEM1024", 3, 256,
+                "ML-KEM-1024 (FIPS 203), gpucrypto", "MLKEM1024", 0x0202, 3, 256,
                 MLKEM1024_PUBLICKEY_BYTES, MLKEM1024_SECRETKEY_BYTES, MLKEM1024_CIPHERTEXT_BYTES),
+    // Security bits are the ML-KEM part's (OpenSSL 3.5's TLS group table).
+    rows::hybrid("X25519MLKEM768", "X25519MLKEM768 hybrid KEM (ML-KEM-768 + X25519), gpucrypto",
+                 0x11EC, 768, rows::Classical::kX25519, 192, MLKEM768_PUBLICKEY_BYTES,
+                 MLKEM768_SECRETKEY_BYTES, MLKEM768_CIPHERTEXT_BYTES),
+    rows::hybrid("SecP256r1MLKEM768", "SecP256r1MLKEM768 hybrid KEM (P-256 + ML-KEM-768), gpucrypto",
+                 0x11EB, 768, rows::Classical::kP256, 192, MLKEM768_PUBLICKEY_BYTES,
+                 MLKEM768_SECRETKEY_BYTES, MLKEM768_CIPHERTEXT_BYTES),
+    rows::hybrid("SecP384r1MLKEM1024", "SecP384r1MLKEM1024 hybrid KEM (P-384 + ML-KEM-1024), gpucrypto",
+                 0x11ED, 1024, rows::Classical::kP384, 256, MLKEM1024_PUBLICKEY_BYTES,
+                 MLKEM1024_SECRETKEY_BYTES, MLKEM1024_CIPHERTEXT_BYTES),
 };
 inline constexpr size_t kKemCount = std::size(kKems);
 

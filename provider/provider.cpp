@@ -19,7 +19,7 @@
 #include "provider/cipher_table.h"
 #include "engine/thread_pool.h"
 #include "provider/kem_algorithms.h"
-#include "provider/mlkem_tls.h"
+#include "provider/kem_tls.h"
 #include "provider/provctx.h"
 
 #ifndef GPUCRYPTO_VERSION
@@ -130,7 +130,7 @@ const OSSL_DISPATCH kProviderFunctions[] = {
     {OSSL_FUNC_PROVIDER_GET_PARAMS, reinterpret_cast<Fn>(&get_params)},
     {OSSL_FUNC_PROVIDER_QUERY_OPERATION, reinterpret_cast<Fn>(&query_operation)},
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, reinterpret_cast<Fn>(&get_reason_strings)},
-    {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, reinterpret_cast<Fn>(&mlkem_get_capabilities)},
+    {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, reinterpret_cast<Fn>(&kem_get_capabilities)},
     {0, nullptr}};
 
 }  // namespace

@@ -172,7 +172,7 @@ TEST(KemLengthQueries, EveryRowAnswersANullBufferWithItsSizes) {
     Bytes ss(outl);
     EXPECT_EQ(EVP_PKEY_decapsulate(ctx, ss.data(), &outl, short_ct.data(), short_ct.size()), 0);
     ERR_clear_error();
-    // get_params agrees: max-size is the ciphertext, bits 8 x the public key.
+    // get_params agrees: max-size is the ciphertext.
     int max_size = 0;
     EXPECT_EQ(EVP_PKEY_get_int_param(k, OSSL_PKEY_PARAM_MAX_SIZE, &max_size), 1);
     EXPECT_EQ(size_t(max_size), r.ct);

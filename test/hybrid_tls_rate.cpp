@@ -1,0 +1,56 @@
+// gpucrypto-tls-rate: full TLS 1.3 handshakes per second on one core, client
+// and server in the same thread (test/hybrid_tls_util.h: BIO pair, no
+// tickets, a P-256 certificate, ECDSA signature), per group, with gpucrypto
+// loaded next to the default provider. Groups served by the default provider
+// (X25519, P-256) run the same harness as the baseline.
+//
+//   gpucrypto-tls-rate [-seconds S] [group ...]   (default: X25519 X25519MLKEM768, 2 s each)
+//
+// Pin it to one core (taskset -c 0) for a one-core figure.
+#include <openssl/provider.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "test/hybrid_tls_util.h"
+
+int main(int argc, char** argv) {
+  double seconds = 2;
+  std::vector<std::string> groups;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "-seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else groups.emplace_back(argv[i]);
+  }
+  if (groups.empty()) groups = {"X25519", "X25519MLKEM768"};
+  const char* dir = std::getenv("GPUCRYPTO_MODULE_DIR");
+  OSSL_PROVIDER_set_default_search_path(nullptr, dir != nullptr && *dir ? dir : GPUCRYPTO_MODULE_DIR);
+  if (OSSL_PROVIDER_load(nullptr, "gpucrypto") == nullptr || OSSL_PROVIDER_load(nullptr, "default") == nullptr) {
+    std::fprintf(stderr, "cannot load gpucrypto from %s\n", GPUCRYPTO_MODULE_DIR);
+    return 1;
+  }
+  std::printf("%-20s %12s %10s\n", "group", "handshakes/s", "us each");
+  for (const std::string& g : groups) {
+    gpucrypto::test::TlsPair pair(nullptr, g.c_str(), g.c_str());
+    std::string err;
+    if (!pair.ok() || pair.handshake(&err) < 0) {
+      std::fprintf(stderr, "%s: handshake failed\n%s", g.c_str(), err.c_str());
+      return 1;
+    }
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    long n = 0;
+    double elapsed = 0;
+    while (elapsed < seconds) {
+      for (int i = 0; i < 20; ++i)
+        if (pair.handshake() < 0) return 1;
+      n += 20;
+      elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    std::printf("%-20s %12.0f %10.1f\n", g.c_str(), double(n) / elapsed, 1e6 * elapsed / double(n));
+  }
+  return 0;
+}

@@ -30,6 +30,7 @@
 #include "ciphers/sm4/sm4.h"
 #include "engine/gcm_parallel.h"
 #include "provider/cipher_table.h"
+#include "provider/cipher_params.h"
 #include "provider/provctx.h"
 
 namespace gpucrypto {
@@ -494,49 +495,14 @@ const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, nullptr, 0),
     OSSL_PARAM_END};
 
-const OSSL_PARAM kGettable[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
-    OSSL_PARAM_END};
 
 const OSSL_PARAM* ctx_gettable(void*, void*) { return kCtxGettable; }
 const OSSL_PARAM* ctx_settable(void*, void*) { return kCtxSettable; }
-const OSSL_PARAM* gettable(void*) { return kGettable; }
+const OSSL_PARAM* gettable(void*) { return kAlgorithmGettable; }
 
 // As ossl_cipher_generic_get_params(mode GCM, AEAD | CUSTOM_IV, keybits, 8, 96).
 int get_params_for(const GcmDesc* d, OSSL_PARAM params[]) {
-  OSSL_PARAM* p;
-  struct {
-    const char* name;
-    int value;
-  } flags[] = {{OSSL_CIPHER_PARAM_AEAD, 1},
-               {OSSL_CIPHER_PARAM_CUSTOM_IV, 1},
-               {OSSL_CIPHER_PARAM_CTS, 0},
-               {OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0},
-               {OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0}};
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, d->algo().key_bytes))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, kIvDefault))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, 1))
-    return 0;
-  for (const auto& f : flags) {
-    if ((p = OSSL_PARAM_locate(params, f.name)) != nullptr && !OSSL_PARAM_set_int(p, f.value)) return 0;
-  }
-  return 1;
+  return set_algorithm_params(params, {EVP_CIPH_GCM_MODE, d->algo().key_bytes, kIvDefault, 1, true, true});
 }
 
 // --- registration --------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "engine/dispatcher.h"
+#include "provider/cipher_params.h"
 #include "provider/provctx.h"
 
 namespace gpucrypto {
@@ -807,44 +808,17 @@ const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
     OSSL_PARAM_END};
 
-const OSSL_PARAM kGettable[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
-    OSSL_PARAM_END};
 
 const OSSL_PARAM* ctx_gettable(void*, void*) { return kCtxGettable; }
 const OSSL_PARAM* ctx_settable(void*, void*) { return kCtxSettable; }
-const OSSL_PARAM* gettable(void*) { return kGettable; }
+const OSSL_PARAM* gettable(void*) { return kAlgorithmGettable; }
 
 // Algorithm-level parameters, as OpenSSL's ossl_cipher_generic_get_params.
 int get_params_for(const CipherDesc* d, OSSL_PARAM params[]) {
   const CipherAlgo& a = d->algo();
-  OSSL_PARAM* p;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, evp_mode(d->mode)))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, a.key_bytes))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, has_iv(d->mode) ? a.block_bytes : 0))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, block_mode(d->mode) ? a.block_bytes : 1))
-    return 0;
-  for (const char* flag : {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CUSTOM_IV,
-                           OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
-                           OSSL_CIPHER_PARAM_HAS_RAND_KEY}) {
-    if ((p = OSSL_PARAM_locate(params, flag)) != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
-  }
-  return 1;
+  return set_algorithm_params(params, {evp_mode(d->mode), a.key_bytes,
+                                       has_iv(d->mode) ? a.block_bytes : 0,
+                                       block_mode(d->mode) ? a.block_bytes : 1, false, false});
 }
 
 void* newctx_for(void* provctx, const CipherDesc* d) {

@@ -28,6 +28,7 @@ const OSSL_ITEM kReasons[] = {
     {kErrInvalidKey, const_cast<char*>("invalid key")},
     {kErrFetchFailed, const_cast<char*>("algorithm fetch failed")},
     {kErrBackendFailed, const_cast<char*>("back end failed")},
+    {kErrTagMismatch, const_cast<char*>("tag mismatch: data not authentic")},
     {0, nullptr}};
 
 }  // namespace

@@ -39,6 +39,7 @@ enum Reason : int {
   kErrInvalidKey,       // KEM: malformed or missing key material
   kErrFetchFailed,      // a digest could not be fetched from another provider
   kErrBackendFailed,    // a back end (e.g. GPU) failed and fallback also failed
+  kErrTagMismatch,      // AEAD: the tag does not authenticate the data
 };
 
 // Raises an error in the calling thread's OpenSSL error queue, through the

@@ -27,6 +27,10 @@ struct alignas(64) GhashKey {
   // by pow[kGhashPowers - n + j]. Three zero blocks follow, so a masked tail
   // may load whole 64-byte rows past the last power.
   uint8_t pow[kGhashPowers + 3][16];
+  // kara[i]: both 64-bit halves of pow[i] XORed, in each half: the middle
+  // factor of a Karatsuba product (the carry-less-multiply hooks; ref leaves
+  // it zero). Same layout and padding as pow.
+  uint8_t kara[kGhashPowers + 3][16];
   // Powers present: kGhashFewPowers after init (what short messages need:
   // key setup stays cheap for libssl and `openssl speed`, which set a key
   // per connection or per run), kGhashPowers after extend. Public.

@@ -20,8 +20,9 @@
 #             GFNI included, which valgrind cannot run) on fixed vs random secrets and
 #             reports Welch's |t| per path (> 10 is flagged; DUDECT_STRICT=1 fails on it);
 #             the job fails when its canaries are not caught
-#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_kem (babyKyber),
-#             fuzz_mlkem and fuzz_hybrid (hybrid TLS key shares) for FUZZ_SECONDS each
+#   fuzz      clang-14 libFuzzer+ASan+UBSan build; fuzz_cipher, fuzz_gcm (the AEAD against
+#             the default provider), fuzz_kem (babyKyber), fuzz_mlkem and fuzz_hybrid
+#             (hybrid TLS key shares) for FUZZ_SECONDS each
 #             (default 60) from a seed corpus
 #
 # Environment: BUILD_ROOT (default build-hardening), FUZZ_SECONDS (60), JOBS (nproc),

@@ -103,7 +103,8 @@ class Bench {
       if (r.work) continue;  // probes bring their own
       const char* propq = r.provider == "default" ? kDefault : kOurs;
       r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io, opt_.decrypt,
-                                                   mode == "messages");
+                                                   mode == "messages" ? Calls::kMessage
+                                                                      : Calls::kStream);
     }
     measure(&m, opt_, cc_);
     for (Row& r : m.rows) r.work.reset();

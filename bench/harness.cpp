@@ -82,6 +82,7 @@ void measure(ModeResult* m, const Options& opt, const CycleCounter& cc) {
       Workload& w = *active[i]->work;
       Cell& c = active[i]->cells[size];
       Sample last;
+      w.prepare(w.usable_bytes(size));
       c.iters = calibrate(w, w.usable_bytes(size), opt.min_time, cc, &last);
       if (last.seconds >= opt.max_cell_time) {
         c.samples.push_back(last);  // too slow to repeat: the warm-up is the sample

@@ -45,6 +45,7 @@ struct Row {
   ProvSettings settings; // ours only
   OSSL_LIB_CTX* libctx = nullptr;
   int threads = 1;
+  bool decrypt = false;  // times EVP_DecryptUpdate (--direction decrypt, gcm's decrypt rows)
   std::unique_ptr<Workload> work;
   std::map<size_t, Cell> cells;
   int baseline = -1;  // index of the row the ratio column divides by

@@ -37,10 +37,26 @@ const char* const kDefaultCiphers[] = {
 const std::vector<size_t> kPathsSizes{16, 256, 4 << 10, 16 << 10, 1 << 20, 16 << 20};
 const std::vector<size_t> kThreadsSizes{1 << 20, 16 << 20};
 const std::vector<size_t> kMessagesSizes{16, 64, 256};
+const std::vector<size_t> kGcmSizes{16, 256, 1 << 10, 16 << 10, 1 << 20};
 const std::vector<size_t> kSeedSizes{16,       64,        256,       1 << 10, 4 << 10,  16 << 10,
                                      64 << 10, 256 << 10, 1 << 20,  4 << 20, 16 << 20, 64 << 20};
 
+// The AEAD ciphers of --mode gcm. OpenSSL 3.0's default provider has no
+// SM4-GCM: that one is compared with our own SM4-CTR, streamed as in paths
+// (the target is SM4-GCM >= 0.7x our SM4-CTR).
+const char* const kGcmCiphers[] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "SM4-GCM"};
+constexpr const char* kGcmYardstick = "SM4-CTR";
+constexpr const char* kYardstickImpl = "auto streamed (yardstick)";
+
 std::string mode_suffix(const std::string& cipher) { return cipher.substr(cipher.rfind('-') + 1); }
+
+bool is_gcm(const std::string& cipher) { return mode_suffix(cipher) == "GCM"; }
+
+// gcm mode frames GCM calls as records; its SM4-CTR yardstick streams.
+Calls calls_for(const std::string& mode, const std::string& cipher) {
+  if (mode == "messages") return Calls::kMessage;
+  return mode == "gcm" && is_gcm(cipher) ? Calls::kRecord : Calls::kStream;
+}
 
 bool same_in_default(const std::string& cipher) {
   return cipher.rfind("AES-", 0) == 0 || cipher.rfind("SM4-", 0) == 0;
@@ -63,13 +79,22 @@ class Bench {
       if (!opt_.filter || std::regex_search(c, *opt_.filter)) ours_.push_back(c);
     for (const char* c : kDefaultCiphers)
       if (cipher_available(cache_.default_only(), c, kDefault)) defaults_.insert(c);
+    // GCM is not among provider_ciphers (they are the block modes paths times).
+    for (const char* c : kGcmCiphers) {
+      if (cipher_available(cache_.default_only(), c, kDefault)) gcm_defaults_.insert(c);
+      if ((!opt_.filter || std::regex_search(c, *opt_.filter)) &&
+          cipher_available(cache_.gpucrypto({"auto", 1, {}}), c, kOurs))
+        gcm_ours_.push_back(c);
+    }
   }
 
   void list() const {
     std::printf("gpucrypto ciphers%s:\n", opt_.filter ? " (filtered)" : "");
     for (const auto& c : ours_) std::printf("  %s\n", c.c_str());
+    for (const auto& c : gcm_ours_) std::printf("  %s\n", c.c_str());
     std::printf("default-provider baselines:\n");
     for (const auto& c : defaults_) std::printf("  %s\n", c.c_str());
+    for (const auto& c : gcm_defaults_) std::printf("  %s\n", c.c_str());
   }
 
   ModeResult run_mode(const std::string& mode) {
@@ -79,6 +104,7 @@ class Bench {
               : mode == "paths"   ? kPathsSizes
               : mode == "threads"  ? kThreadsSizes
               : mode == "messages" ? kMessagesSizes
+              : mode == "gcm"      ? kGcmSizes
                                    : kSeedSizes;
     // Every paths/seed row runs on the calling thread alone: its CPU time
     // is the time the cipher took, whatever else the machine is doing. Not
@@ -88,6 +114,7 @@ class Bench {
     m.cpu_time = mode != "threads" && !opt_.elapsed && !gpu;
     if (mode == "paths" || mode == "messages") plan_paths(&m);
     else if (mode == "threads") plan_threads(&m);
+    else if (mode == "gcm") plan_gcm(&m);
     else plan_seed(&m);
     if (m.rows.empty()) {
       std::fprintf(stderr, "[%s] nothing to measure (filter '%s')\n", mode.c_str(),
@@ -102,8 +129,8 @@ class Bench {
     for (Row& r : m.rows) {
       if (r.work) continue;  // probes bring their own
       const char* propq = r.provider == "default" ? kDefault : kOurs;
-      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io, opt_.decrypt,
-                                                   mode == "messages");
+      r.work = std::make_unique<EvpCipherWorkload>(r.libctx, r.cipher, propq, io, r.decrypt,
+                                                   calls_for(mode, r.cipher));
     }
     measure(&m, opt_, cc_);
     for (Row& r : m.rows) r.work.reset();
@@ -121,6 +148,7 @@ class Bench {
     r.threads = s.threads.value_or(int(std::thread::hardware_concurrency()));
     r.libctx = cache_.gpucrypto(s);
     r.settings = std::move(s);
+    r.decrypt = opt_.decrypt;
     return r;
   }
 
@@ -130,6 +158,7 @@ class Bench {
     r.impl = impl;
     r.provider = "default";
     r.libctx = cache_.default_only();
+    r.decrypt = opt_.decrypt;
     return r;
   }
 
@@ -142,6 +171,26 @@ class Bench {
     for (const auto& d : defaults_)
       if (!opt_.filter || std::regex_search(d, *opt_.filter)) wanted_defaults.insert(d);
     for (const auto& d : wanted_defaults) m->rows.push_back(default_row(d));
+    sort_rows(m);
+  }
+
+  // Both directions in one round-robin: per GCM cipher our back ends (and
+  // auto, what an application gets) and the default provider's same cipher
+  // or, for SM4-GCM, the SM4-CTR yardstick.
+  void plan_gcm(ModeResult* m) {
+    std::vector<std::string> impls = opt_.backends;
+    if (std::find(impls.begin(), impls.end(), "auto") == impls.end()) impls.push_back("auto");
+    for (bool dec : {false, true}) {
+      auto add = [&](Row r) {
+        r.decrypt = dec;
+        m->rows.push_back(std::move(r));
+      };
+      for (const auto& c : gcm_ours_) {
+        for (const auto& b : impls) add(our_row(c, b, {b, 1, {}}));
+        add(gcm_defaults_.count(c) != 0 ? default_row(c)
+                                        : our_row(kGcmYardstick, kYardstickImpl, {"auto", 1, {}}));
+      }
+    }
     sort_rows(m);
   }
 
@@ -184,8 +233,9 @@ class Bench {
                              : std::max(2, int(std::thread::hardware_concurrency()));
   }
 
-  // Cipher groups in display order; inside a group the default provider
-  // first, then our back ends in the order asked for.
+  // Encryption before decryption, then cipher groups in display order;
+  // inside a group the default provider first, then our back ends in the
+  // order asked for.
   void sort_rows(ModeResult* m) const {
     auto rank = [&](const Row& r) {
       if (r.provider == "default") return -1;
@@ -193,6 +243,7 @@ class Bench {
       return int(it - opt_.backends.begin());
     };
     std::stable_sort(m->rows.begin(), m->rows.end(), [&](const Row& a, const Row& b) {
+      if (a.decrypt != b.decrypt) return b.decrypt;
       if (a.cipher != b.cipher) return cipher_name_less(a.cipher, b.cipher);
       return rank(a) < rank(b);
     });
@@ -214,53 +265,94 @@ class Bench {
         continue;
       }
       if (r.provider != "gpucrypto") continue;
-      if (m->mode == "paths" || m->mode == "messages") {
-        const std::string base = baseline_of(r.cipher);
-        r.baseline = find([&](const Row& o) { return o.provider == "default" && o.cipher == base; });
+      auto same_dir = [&](const Row& o) { return o.decrypt == r.decrypt; };
+      if (m->mode == "paths" || m->mode == "messages" || (m->mode == "gcm" && is_gcm(r.cipher))) {
+        const std::string base = m->mode == "gcm" ? r.cipher : baseline_of(r.cipher);
+        r.baseline = find([&](const Row& o) {
+          return same_dir(o) && o.provider == "default" && o.cipher == base;
+        });
+        if (r.baseline < 0 && m->mode == "gcm")
+          r.baseline = find([&](const Row& o) {
+            return same_dir(o) && o.cipher == kGcmYardstick && o.impl == kYardstickImpl;
+          });
       }
       if (r.impl != "ref")
         r.ref = find([&](const Row& o) {
-          return o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl == "ref";
+          return same_dir(o) && o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl == "ref";
         });
     }
   }
 
   // Before timing: every row of ours must match our ref back end (and, for
   // AES and SM4, the default provider) on random data, at a small size and
-  // at one large enough to take the threaded path.
+  // at one large enough to take the threaded path. GCM rows: check_aead.
   void check(const ModeResult& m) {
     std::set<std::string> done;
-    OSSL_LIB_CTX* ref = cache_.gpucrypto({"ref", 1, {}});
     for (const Row& r : m.rows) {
       if (r.provider != "gpucrypto" || !done.insert(r.cipher).second) continue;
-      size_t key_len, iv_len, block;
-      cipher_lengths(ref, r.cipher, kOurs, &key_len, &iv_len, &block);
-      const bool ecb = block > 1;
-      // ECB/CBC: whole blocks (24-byte blocks do not divide 1 MiB); streams: a
-      // tail. 1 MiB reaches the pool; the sequential modes never split, so
-      // they check 64 KiB (CBC/CFB encryption, OFB) or, one block call per
-      // byte/bit, 16 KiB (CFB8/CFB1: the ref back end's 1 MiB takes seconds).
-      const std::string mode = mode_suffix(r.cipher);
-      const bool sequential = mode == "OFB" || (!opt_.decrypt && (mode == "CBC" || mode == "CFB"));
-      const size_t big_base = mode == "CFB8" || mode == "CFB1" ? size_t(16) << 10
-                              : sequential                     ? size_t(64) << 10
-                                                               : size_t(1) << 20;
-      const size_t big = ecb ? (big_base / block + 3) * block : big_base + 101;
-      for (size_t len : {ecb ? 7 * block : size_t(101), big}) {
-        std::vector<uint8_t> key(key_len), iv(iv_len), in(len);
-        fill_pattern(key.data(), key.size(), rng_++);
-        fill_pattern(iv.data(), iv.size(), rng_++);
-        fill_pattern(in.data(), in.size(), rng_++);
-        const bool dec = opt_.decrypt;
-        const auto expect = encrypt_once(ref, r.cipher, kOurs, key, iv, in, dec);
-        if (same_in_default(r.cipher) && defaults_.count(r.cipher) != 0)
-          compare(r.cipher + " ref", expect,
-                  encrypt_once(cache_.default_only(), r.cipher, kDefault, key, iv, in, dec),
-                  "the default provider", len);
-        for (const Row& o : m.rows)
-          if (o.provider == "gpucrypto" && o.cipher == r.cipher && o.impl != "ref")
-            compare(o.label(), encrypt_once(o.libctx, o.cipher, kOurs, key, iv, in, dec), expect,
-                    "our ref back end", len);
+      if (is_gcm(r.cipher)) check_aead(m, r.cipher);
+      else check_stream(m, r);
+    }
+  }
+
+  // A block or stream cipher: ECB/CBC whole blocks, the others with a tail.
+  void check_stream(const ModeResult& m, const Row& r) {
+    OSSL_LIB_CTX* ref = cache_.gpucrypto({"ref", 1, {}});
+    size_t key_len, iv_len, block;
+    cipher_lengths(ref, r.cipher, kOurs, &key_len, &iv_len, &block);
+    const bool ecb = block > 1;
+    // ECB/CBC: whole blocks (24-byte blocks do not divide 1 MiB); streams: a
+    // tail. 1 MiB reaches the pool; the sequential modes never split, so
+    // they check 64 KiB (CBC/CFB encryption, OFB) or, one block call per
+    // byte/bit, 16 KiB (CFB8/CFB1: the ref back end's 1 MiB takes seconds).
+    const std::string mode = mode_suffix(r.cipher);
+    const bool sequential = mode == "OFB" || (!r.decrypt && (mode == "CBC" || mode == "CFB"));
+    const size_t big_base = mode == "CFB8" || mode == "CFB1" ? size_t(16) << 10
+                            : sequential                     ? size_t(64) << 10
+                                                             : size_t(1) << 20;
+    const size_t big = ecb ? (big_base / block + 3) * block : big_base + 101;
+    for (size_t len : {ecb ? 7 * block : size_t(101), big}) {
+      std::vector<uint8_t> key(key_len), iv(iv_len), in(len);
+      fill_pattern(key.data(), key.size(), rng_++);
+      fill_pattern(iv.data(), iv.size(), rng_++);
+      fill_pattern(in.data(), in.size(), rng_++);
+      const bool dec = r.decrypt;
+      const auto expect = encrypt_once(ref, r.cipher, kOurs, key, iv, in, dec);
+      if (same_in_default(r.cipher) && defaults_.count(r.cipher) != 0)
+        compare(r.cipher + " ref", expect,
+                encrypt_once(cache_.default_only(), r.cipher, kDefault, key, iv, in, dec),
+                "the default provider", len);
+      for (const Row& o : m.rows)
+        if (o.provider == "gpucrypto" && o.cipher == r.cipher && o.decrypt == dec && o.impl != "ref")
+          compare(o.label(), encrypt_once(o.libctx, o.cipher, kOurs, key, iv, in, dec), expect,
+                  "our ref back end", len);
+    }
+  }
+
+  // GCM: every back end's ciphertext and tag equal the ref back end's, which
+  // equal the default provider's where it has the cipher (not SM4-GCM), and
+  // every back end opens the sealed record again (for SM4-GCM the only
+  // check beyond ref agreement), at a small size and at 1 MiB + a tail.
+  void check_aead(const ModeResult& m, const std::string& cipher) {
+    OSSL_LIB_CTX* ref = cache_.gpucrypto({"ref", 1, {}});
+    size_t key_len, iv_len, block;
+    cipher_lengths(ref, cipher, kOurs, &key_len, &iv_len, &block);
+    for (size_t len : {size_t(101), (size_t(1) << 20) + 101}) {
+      std::vector<uint8_t> key(key_len), iv(iv_len), aad(kRecordAadLen), in(len);
+      for (auto* v : {&key, &iv, &aad, &in}) fill_pattern(v->data(), v->size(), rng_++);
+      const auto sealed = encrypt_once(ref, cipher, kOurs, key, iv, in, false, &aad);
+      if (gcm_defaults_.count(cipher) != 0)
+        compare(cipher + " ref", sealed,
+                encrypt_once(cache_.default_only(), cipher, kDefault, key, iv, in, false, &aad),
+                "the default provider (ciphertext + tag)", len);
+      for (const Row& o : m.rows) {
+        if (o.provider != "gpucrypto" || o.cipher != cipher || o.decrypt) continue;
+        if (o.impl != "ref")
+          compare(o.label(), encrypt_once(o.libctx, cipher, kOurs, key, iv, in, false, &aad),
+                  sealed, "our ref back end (ciphertext + tag)", len);
+        compare(o.label() + " decryption",
+                encrypt_once(o.libctx, cipher, kOurs, key, iv, sealed, true, &aad), in,
+                "the plaintext", len);
       }
     }
   }
@@ -282,6 +374,8 @@ class Bench {
   CycleCounter cc_;
   std::vector<std::string> ours_;
   std::set<std::string> defaults_;
+  std::vector<std::string> gcm_ours_;  // --mode gcm, filtered
+  std::set<std::string> gcm_defaults_;
   uint64_t rng_ = 1;
 };
 
@@ -313,7 +407,8 @@ int run(const Options& opt, int argc, char** argv) {
   info.max_cell_time = opt.max_cell_time;
   for (int i = 0; i < argc; ++i) info.command_line += (i ? " " : "") + std::string(argv[i]);
   if (opt.decrypt)
-    info.notes.push_back("direction: decrypt (every cipher row times EVP_DecryptUpdate, padding off)");
+    info.notes.push_back("direction: decrypt (every cipher row times EVP_DecryptUpdate, padding "
+                         "off; gcm mode times both directions anyway)");
 
   // Each library context carries its own configuration; environment
   // overrides would silently apply to all of them.

@@ -19,7 +19,8 @@ Measures every cipher of the gpucrypto provider through EVP_EncryptUpdate, next
 to OpenSSL's default provider, in one run, alternating implementations and
 reporting medians.
 
-  --mode M           paths | threads | seed | messages | all, or a comma list (default: paths)
+  --mode M           paths | threads | seed | messages | gcm | all, or a comma list
+                     (default: paths; all = paths, threads, seed, gcm)
                        paths:   every cipher x back end (threads=1) + default provider
                        threads: threads=1 vs threads=N (backend auto), with a 2-core
                                 compute probe (default SM4-CTR) and memory
@@ -28,6 +29,10 @@ reporting medians.
                        messages: as paths, but every call is a message of its own:
                                 new IV (EVP_EncryptInit_ex2) + update + final
                                 (not in "all")
+                       gcm:     AES-128/192/256-GCM and SM4-GCM records: new IV +
+                                13-byte AAD + update + final + tag, encrypt and
+                                decrypt, vs the default provider (AES) and our
+                                streamed SM4-CTR (SM4-GCM)
   --filter REGEX     only ciphers whose name matches (ECMAScript, searched);
                      the default-provider baselines they need are kept
   --sizes LIST       comma list of sizes, k/m suffixes (default per mode)
@@ -41,7 +46,8 @@ reporting medians.
   --backends LIST    our back ends in paths/seed mode (default ref,avx2,avx512;
                      also auto, cuda)
   --direction D      encrypt | decrypt (default encrypt): which EVP update every
-                     cipher row times (CBC/CFB decryption is the parallel one)
+                     cipher row times (CBC/CFB decryption is the parallel one);
+                     gcm mode always times both
   --threads N        threads mode: the parallel thread count (default: online
                      CPUs, at least 2)
   --mt-min-bytes N   threads mode: provider mt_min_bytes (default 0: always split)
@@ -138,11 +144,11 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       opt->modes.clear();
       for (const auto& m : split(value, ',')) {
         if (m == "all") {
-          opt->modes = {"paths", "threads", "seed"};
+          opt->modes = {"paths", "threads", "seed", "gcm"};
           break;
         }
-        if (m != "paths" && m != "threads" && m != "seed" && m != "messages") {
-          *err = "unknown mode '" + m + "' (paths, threads, seed, messages, all)";
+        if (m != "paths" && m != "threads" && m != "seed" && m != "messages" && m != "gcm") {
+          *err = "unknown mode '" + m + "' (paths, threads, seed, messages, gcm, all)";
           return false;
         }
         opt->modes.push_back(m);

@@ -9,7 +9,7 @@
 namespace gpucrypto::bench {
 
 struct Options {
-  std::vector<std::string> modes{"paths"};  // paths, threads, seed (in run order)
+  std::vector<std::string> modes{"paths"};  // paths, threads, seed, messages, gcm (run order)
   std::string filter_text;                   // empty: every cipher
   std::optional<std::regex> filter;
   std::vector<size_t> sizes;                 // empty: each mode's default sizes

@@ -5,6 +5,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -80,17 +81,25 @@ IoBuffers::IoBuffers(size_t n) : in(n), out(n) { fill_pattern(in.data(), n, n); 
 
 EvpCipherWorkload::EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                      const std::string& propq, const IoBuffers& io, bool decrypt,
-                                     bool per_message)
-    : label_(cipher + (decrypt ? " decrypt (" : " (") + propq + ")"),
+                                     Calls calls)
+    : libctx_(libctx),
+      name_(cipher),
+      propq_(propq),
+      label_(cipher + (decrypt ? " decrypt (" : " (") + propq + ")"),
       decrypt_(decrypt),
       io_(io),
-      per_message_(per_message) {
+      calls_(calls) {
   cipher_ = fetch(libctx, cipher, propq);
   ctx_ = new_ctx();
   if (is_ecb(cipher)) block_ = size_t(EVP_CIPHER_get_block_size(cipher_.get()));
+  key_ = random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get())));
   iv_ = random_bytes(size_t(EVP_CIPHER_get_iv_length(cipher_.get())));
-  init_encrypt(ctx_.get(), cipher_.get(), label_,
-               random_bytes(size_t(EVP_CIPHER_get_key_length(cipher_.get()))), iv_, decrypt_);
+  if (calls_ == Calls::kRecord) {
+    if (iv_.size() < 8) throw std::runtime_error(label_ + ": a record IV needs 8 counter bytes");
+    aad_.resize(kRecordAadLen);
+    fill_pattern(aad_.data(), aad_.size(), 13);
+  }
+  init_encrypt(ctx_.get(), cipher_.get(), label_, key_, iv_, decrypt_);
 }
 
 size_t EvpCipherWorkload::usable_bytes(size_t size) const {
@@ -98,25 +107,79 @@ size_t EvpCipherWorkload::usable_bytes(size_t size) const {
   return size / block_ * block_;
 }
 
+void EvpCipherWorkload::prepare(size_t len) {
+  if (calls_ != Calls::kRecord || !decrypt_ || tags_.count(len) != 0) return;
+  // GCM encrypts and decrypts with the same keystream, so sealing `in`
+  // gives the plaintext whose sealing gives back `in` and the tag that the
+  // timed decryptions of `in` verify.
+  const std::vector<uint8_t> ct(io_.in.data(), io_.in.data() + len);
+  std::vector<uint8_t> plain = encrypt_once(libctx_, name_, propq_, key_, iv_, ct, false, &aad_);
+  plain.resize(len);
+  const std::vector<uint8_t> sealed =
+      encrypt_once(libctx_, name_, propq_, key_, iv_, plain, false, &aad_);
+  if (!std::equal(ct.begin(), ct.end(), sealed.begin()))
+    throw std::runtime_error(label_ + ": re-encrypting the plaintext did not give the ciphertext");
+  std::copy(sealed.end() - kRecordTagLen, sealed.end(), tags_[len].begin());
+  run(len, 1);  // the final must verify before anything is timed
+}
+
 void EvpCipherWorkload::run(size_t len, uint64_t iters) {
   uint8_t* out = io_.out.data();
   const uint8_t* in = io_.in.data();
+  const auto tag = tags_.find(len);
+  const uint8_t* expected = tag != tags_.end() ? tag->second.data() : nullptr;
+  if (calls_ == Calls::kRecord && decrypt_ && expected == nullptr)
+    fail("no tag prepared at " + std::to_string(len) + " bytes");
   for (uint64_t i = 0; i < iters; ++i) {
-    if (per_message_) {
-      if (!iv_.empty()) ++iv_[i % iv_.size()];  // a new IV per message
-      if (EVP_CipherInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
-                             decrypt_ ? 0 : 1, nullptr) != 1)
-        throw std::runtime_error("EVP_CipherInit_ex2 (new IV) failed for " + label_ + ": " +
-                                 openssl_errors());
-    }
+    if (calls_ != Calls::kStream) begin_message(i, expected);
     int outl = 0;
     if (EVP_CipherUpdate(ctx_.get(), out, &outl, in, int(len)) != 1 || size_t(outl) != len)
-      throw std::runtime_error("EVP_CipherUpdate failed for " + label_ + " at " +
-                               std::to_string(len) + " bytes: " + openssl_errors());
-    if (per_message_ && (EVP_CipherFinal_ex(ctx_.get(), out + len, &outl) != 1 || outl != 0))
-      throw std::runtime_error("EVP_CipherFinal_ex failed for " + label_ + ": " +
-                               openssl_errors());
+      fail("EVP_CipherUpdate at " + std::to_string(len) + " bytes");
+    if (calls_ != Calls::kStream) end_message(len);
   }
+}
+
+void EvpCipherWorkload::next_iv(uint64_t i) {
+  if (iv_.empty()) return;
+  if (calls_ == Calls::kMessage) {
+    ++iv_[i % iv_.size()];
+    return;
+  }
+  // Records: encryption takes a new IV per message, a big-endian counter in
+  // the last 8 bytes as TLS's sequence number (GCM must never repeat one).
+  // Decryption keeps its IV: a receiver sets whatever IV came, at the same
+  // cost, and one IV means one precomputed tag per length.
+  if (decrypt_) return;
+  for (size_t n = iv_.size(); n-- > iv_.size() - 8;)
+    if (++iv_[n] != 0) break;
+}
+
+void EvpCipherWorkload::begin_message(uint64_t i, const uint8_t* tag) {
+  next_iv(i);
+  if (EVP_CipherInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
+                         decrypt_ ? 0 : 1, nullptr) != 1)
+    fail("EVP_CipherInit_ex2 (new IV)");
+  if (calls_ != Calls::kRecord) return;
+  if (decrypt_ && EVP_CIPHER_CTX_ctrl(ctx_.get(), EVP_CTRL_AEAD_SET_TAG, int(kRecordTagLen),
+                                      const_cast<uint8_t*>(tag)) != 1)
+    fail("setting the expected tag");
+  int outl = 0;
+  if (EVP_CipherUpdate(ctx_.get(), nullptr, &outl, aad_.data(), int(aad_.size())) != 1)
+    fail("the AAD update");
+}
+
+void EvpCipherWorkload::end_message(size_t len) {
+  int outl = 0;
+  if (EVP_CipherFinal_ex(ctx_.get(), io_.out.data() + len, &outl) != 1 || outl != 0)
+    fail(decrypt_ && calls_ == Calls::kRecord ? "EVP_CipherFinal_ex (tag check)"
+                                              : "EVP_CipherFinal_ex");
+  if (calls_ == Calls::kRecord && !decrypt_ &&
+      EVP_CIPHER_CTX_ctrl(ctx_.get(), EVP_CTRL_AEAD_GET_TAG, int(tag_.size()), tag_.data()) != 1)
+    fail("reading the tag");
+}
+
+void EvpCipherWorkload::fail(const std::string& what) const {
+  throw std::runtime_error(what + " failed for " + label_ + ": " + openssl_errors());
 }
 
 Gang::Gang(int n) : n_(n) {
@@ -212,17 +275,35 @@ void MemoryProbeWorkload::run(size_t len, uint64_t iters) {
 std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                   const std::string& propq, const std::vector<uint8_t>& key,
                                   const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in,
-                                  bool decrypt) {
+                                  bool decrypt, const std::vector<uint8_t>* aad) {
   const CipherPtr c = fetch(libctx, cipher, propq);
   const CipherCtxPtr ctx = new_ctx();
   init_encrypt(ctx.get(), c.get(), cipher, key, iv, decrypt);
-  std::vector<uint8_t> out(in.size() + 64);
+  const std::string what = std::string(decrypt ? "decryption" : "encryption") + " failed for " +
+                           cipher + " (" + propq + "): ";
+  size_t data_len = in.size();
+  if (aad != nullptr) {
+    if (decrypt && data_len < kRecordTagLen) throw std::runtime_error(what + "no tag");
+    if (decrypt) data_len -= kRecordTagLen;
+    int n = 0;
+    if (decrypt && EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_TAG, int(kRecordTagLen),
+                                       const_cast<uint8_t*>(in.data() + data_len)) != 1)
+      throw std::runtime_error(what + openssl_errors());
+    if (EVP_CipherUpdate(ctx.get(), nullptr, &n, aad->data(), int(aad->size())) != 1)
+      throw std::runtime_error(what + openssl_errors());
+  }
+  std::vector<uint8_t> out(data_len + 64);
   int n1 = 0, n2 = 0;
-  if (EVP_CipherUpdate(ctx.get(), out.data(), &n1, in.data(), int(in.size())) != 1 ||
+  if (EVP_CipherUpdate(ctx.get(), out.data(), &n1, in.data(), int(data_len)) != 1 ||
       EVP_CipherFinal_ex(ctx.get(), out.data() + n1, &n2) != 1)
-    throw std::runtime_error(std::string(decrypt ? "decryption" : "encryption") + " failed for " + cipher + " (" + propq +
-                             "): " + openssl_errors());
+    throw std::runtime_error(what + openssl_errors());
   out.resize(size_t(n1 + n2));
+  if (aad != nullptr && !decrypt) {
+    out.resize(out.size() + kRecordTagLen);
+    if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_GET_TAG, int(kRecordTagLen),
+                            out.data() + out.size() - kRecordTagLen) != 1)
+      throw std::runtime_error(what + openssl_errors());
+  }
   return out;
 }
 

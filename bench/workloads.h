@@ -1,12 +1,15 @@
 // What gets timed: EVP_EncryptUpdate on a pre-initialised context (like
-// `openssl speed -evp`), the 2-core compute probe and the memory probe.
+// `openssl speed -evp`), messages and AEAD records on one key, the 2-core
+// compute probe and the memory probe.
 #pragma once
 #include <openssl/types.h>
 
+#include <array>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +50,10 @@ class Workload {
   // Whether all work runs on the calling thread (its cycle counter then
   // covers the whole job).
   virtual bool on_calling_thread() const { return true; }
+  // Called once per size before that size is calibrated, untimed: set-up
+  // that depends on the length (a decryption's expected tag) and a first
+  // checked call. Throws std::runtime_error on any failure.
+  virtual void prepare(size_t len) { (void)len; }
   // Runs `iters` back-to-back operations of `len` bytes. Throws
   // std::runtime_error on any failure.
   virtual void run(size_t len, uint64_t iters) = 0;
@@ -61,28 +68,53 @@ struct EvpCipherCtxFree {
 using CipherPtr = std::unique_ptr<EVP_CIPHER, EvpCipherFree>;
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
 
+// How the timed EVP calls are framed.
+enum class Calls {
+  kStream,   // update after update on one context (openssl speed -evp)
+  kMessage,  // per call a message of its own: new IV + update + final
+  kRecord,   // an AEAD (GCM) record: new IV + AAD + update + final + tag
+};
+
+// AEAD records as TLS frames them: a 13-byte header as AAD, a 16-byte tag.
+inline constexpr size_t kRecordAadLen = 13;
+inline constexpr size_t kRecordTagLen = 16;
+
 // EVP_EncryptUpdate (or, with `decrypt`, EVP_DecryptUpdate) of (out, in,
 // len) on a context initialised once with a random key and IV (padding off
 // for ECB and CBC). Stream contexts (CTR, CFB, OFB) keep streaming, CBC keeps
-// chaining. Per message (`per_message`): every operation is a message of its
-// own under a new IV on the same key: EVP_CipherInit_ex2(ctx, NULL, NULL, iv)
-// + update + final, the small-message pattern of protocols.
+// chaining. Per message (Calls::kMessage): every operation is a message of
+// its own under a new IV on the same key: EVP_CipherInit_ex2(ctx, NULL, NULL,
+// iv) + update + final, the small-message pattern of protocols. Per record
+// (Calls::kRecord, GCM): the same plus 13 bytes of AAD before the data and
+// the 16-byte tag, read after final when encrypting, set before the data
+// when decrypting (`in` is then the ciphertext of a record whose tag
+// prepare() computed, and every final verifies it).
 class EvpCipherWorkload : public Workload {
  public:
   EvpCipherWorkload(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,
-                    const IoBuffers& io, bool decrypt = false, bool per_message = false);
+                    const IoBuffers& io, bool decrypt = false, Calls calls = Calls::kStream);
   size_t usable_bytes(size_t size) const override;
+  void prepare(size_t len) override;
   void run(size_t len, uint64_t iters) override;
 
  private:
-  std::string label_;
+  void next_iv(uint64_t i);
+  void begin_message(uint64_t i, const uint8_t* tag);
+  void end_message(size_t len);
+  [[noreturn]] void fail(const std::string& what) const;
+
+  OSSL_LIB_CTX* libctx_;
+  std::string name_, propq_, label_;
   CipherPtr cipher_;
   CipherCtxPtr ctx_;
   size_t block_ = 1;
   bool decrypt_ = false;
   const IoBuffers& io_;
-  bool per_message_;
-  std::vector<uint8_t> iv_;
+  Calls calls_;
+  std::vector<uint8_t> key_, iv_;
+  std::vector<uint8_t> aad_;                                   // kRecord
+  std::array<uint8_t, kRecordTagLen> tag_{};                   // kRecord encryption: the last tag
+  std::map<size_t, std::array<uint8_t, kRecordTagLen>> tags_;  // kRecord decryption: per length
 };
 
 // n threads (the caller is one of them) kept alive between runs, so the
@@ -144,11 +176,14 @@ class MemoryProbeWorkload : public Workload {
 };
 
 // One-shot encryption (or decryption) for the correctness check (update +
-// final, padding off for ECB and CBC).
+// final, padding off for ECB and CBC). With `aad` (AEAD ciphers): the AAD
+// goes in before the data, encryption appends the kRecordTagLen-byte tag, and
+// decryption takes it from the end of `in` and throws unless it verifies.
 std::vector<uint8_t> encrypt_once(OSSL_LIB_CTX* libctx, const std::string& cipher,
                                   const std::string& propq, const std::vector<uint8_t>& key,
                                   const std::vector<uint8_t>& iv, const std::vector<uint8_t>& in,
-                                  bool decrypt = false);
+                                  bool decrypt = false,
+                                  const std::vector<uint8_t>* aad = nullptr);
 
 // Key and IV lengths of a cipher (throws when it cannot be fetched).
 void cipher_lengths(OSSL_LIB_CTX* libctx, const std::string& cipher, const std::string& propq,

@@ -46,7 +46,7 @@ http {
   }
 }
 CONF
-timeout 120 "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/logs/error.log" 2>"$TMP/nginx.stderr" &
+timeout 120 "${APP[@]}" "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/logs/error.log" 2>"$TMP/nginx.stderr" &
 npid=$!
 stop_nginx() {
   [ -n "${npid:-}" ] || return 0
@@ -57,28 +57,37 @@ stop_nginx() {
 trap 'stop_nginx; rm -rf "$TMP"' EXIT
 wait_port "$port" || { cat "$TMP/nginx.stderr" "$TMP/logs/error.log" >&2; fail "nginx did not listen"; }
 
-total_curl=0
-fetch() {  # fetch <label> <curl args...>
-  local label=$1
-  shift
-  timeout 30 curl -sS --cacert "$TMP/rsa.pem" "$@" -o "$TMP/got.bin" "https://127.0.0.1:$port/data.bin" \
+# The client: curl with gpucrypto (its own records are counted too), or, when
+# curl cannot start with the ASan runtime preloaded (the ASan job), curl
+# without it and without gpucrypto: nginx's side is still counted.
+CURL=(timeout 30 "${APP[@]}" curl)
+curl_counts=1
+if ! curl_runs; then
+  echo "note: client-side counts skipped: $CURL_SKIP; curl runs without gpucrypto"
+  CURL=(timeout 30 env -u LD_PRELOAD OPENSSL_CONF=/dev/null curl)
+  curl_counts=0
+fi
+fetch() {  # fetch <label> <min curl records|control> <curl args...>
+  local label=$1 want_records=$2
+  shift 2
+  "${CURL[@]}" -sS --cacert "$TMP/rsa.pem" "$@" -o "$TMP/got.bin" "https://127.0.0.1:$port/data.bin" \
     2>"$TMP/curl.err" || { cat "$TMP/curl.err" >&2; fail "$label: curl failed"; }
   [ "$(sha256sum <"$TMP/got.bin" | cut -d' ' -f1)" = "$want" ] || fail "$label: data differs"
+  [ "$curl_counts" = 1 ] || { echo "ok: $label"; return 0; }
   local c
   c=$(served "$TMP/curl.err")
   echo "ok: $label (curl: gpucrypto GCM records $c)"
-  LAST=$c
+  if [ "$want_records" = control ]; then
+    [ "$c" -eq 0 ] || fail "$label: curl counted $c GCM records"
+  else
+    [ "$c" -ge "$want_records" ] || fail "$label: curl opened $c GCM records for 2 MiB"
+  fi
 }
-fetch "TLS 1.3 AES-128-GCM" --tlsv1.3 --tls13-ciphers TLS_AES_128_GCM_SHA256
-[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
-fetch "TLS 1.3 AES-256-GCM" --tlsv1.3 --tls13-ciphers TLS_AES_256_GCM_SHA384
-[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
-fetch "TLS 1.2 ECDHE-RSA-AES128-GCM-SHA256" --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES128-GCM-SHA256
-[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
-fetch "TLS 1.2 ECDHE-RSA-AES256-GCM-SHA384" --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES256-GCM-SHA384
-[ "$LAST" -ge 128 ] || fail "curl opened $LAST GCM records for 2 MiB"
-fetch "control: TLS 1.3 ChaCha20-Poly1305" --tlsv1.3 --tls13-ciphers TLS_CHACHA20_POLY1305_SHA256
-[ "$LAST" -eq 0 ] || fail "control: curl counted $LAST GCM records"
+fetch "TLS 1.3 AES-128-GCM" 128 --tlsv1.3 --tls13-ciphers TLS_AES_128_GCM_SHA256
+fetch "TLS 1.3 AES-256-GCM" 128 --tlsv1.3 --tls13-ciphers TLS_AES_256_GCM_SHA384
+fetch "TLS 1.2 ECDHE-RSA-AES128-GCM-SHA256" 128 --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES128-GCM-SHA256
+fetch "TLS 1.2 ECDHE-RSA-AES256-GCM-SHA384" 128 --tlsv1.2 --tls-max 1.2 --ciphers ECDHE-RSA-AES256-GCM-SHA384
+fetch "control: TLS 1.3 ChaCha20-Poly1305" control --tlsv1.3 --tls13-ciphers TLS_CHACHA20_POLY1305_SHA256
 stop_nginx
 # nginx's stderr goes to its error log; the worker (which served the four GCM
 # fetches: 4 x 2 MiB, at least 128 records each) logs its count at exit.

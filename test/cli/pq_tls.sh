@@ -31,12 +31,6 @@ cleanup() {
 trap cleanup EXIT
 command -v python3 >/dev/null || { echo "SKIP: python3 missing (free ports, clients)"; exit 77; }
 free_port() { python3 "$CLIENT_PY" port; }
-# An ASan build of the module (.ci/hardening.sh asan) needs the ASan runtime
-# first in every process that loads it: $OPENSSL is already wrapped; curl,
-# python3 and nginx get it preloaded here.
-APP=(env)
-ASAN_RT=$(ldd "$MODULE_DIR/gpucrypto.so" | awk '/libasan/ {print $3}')
-[ -n "$ASAN_RT" ] && APP=(env LD_PRELOAD="$ASAN_RT" ASAN_OPTIONS=detect_leaks=0)
 # wait_port PORT: until something listens (at most 10 s).
 wait_port() {
   local i
@@ -110,11 +104,13 @@ Groups = X25519MLKEM768:X25519
 EOF
 PORT=$(free_port)
 start_server "$PORT" -groups X25519MLKEM768
-if command -v curl >/dev/null; then
+if curl_runs; then
   OPENSSL_CONF="$TMP/openssl.cnf" timeout 20 "${APP[@]}" curl -sk --tlsv1.3 "https://127.0.0.1:$PORT/" >"$TMP/curl.out" ||
     fail "curl against s_server"
   grep -q "Shared groups: X25519MLKEM768" "$TMP/curl.out" || fail "curl: s_server did not see X25519MLKEM768"
   echo "curl -> s_server: X25519MLKEM768"
+elif command -v curl >/dev/null; then
+  echo "SKIP part: curl -> s_server: $CURL_SKIP"
 else
   echo "SKIP part: curl missing (apt-get install curl)"
 fi
@@ -166,7 +162,11 @@ OPENSSL_CONF="$TMP/openssl.cnf" timeout 180 "${APP[@]}" python3 "$CLIENT_PY" loa
 rss1=$(awk '/VmRSS/ {print $2}' "/proc/$SPID/status")
 fd1=$(ls "/proc/$SPID/fd" | wc -l)
 echo "load: 2 x 200 concurrent X25519MLKEM768 handshakes; s_server RSS ${rss0} -> ${rss1} kB, fds $fd0 -> $fd1"
-[ $((rss1 - rss0)) -lt 4096 ] || fail "s_server RSS grew by $((rss1 - rss0)) kB over 400 handshakes"
+if [ -n "$ASAN_RT" ]; then  # ASan holds freed memory in its quarantine (256 MB)
+  echo "note: RSS bound not checked under ASan (quarantined frees grow RSS); the plain build checks it"
+else
+  [ $((rss1 - rss0)) -lt 4096 ] || fail "s_server RSS grew by $((rss1 - rss0)) kB over 400 handshakes"
+fi
 [ "$fd1" -le $((fd0 + 1)) ] || fail "s_server descriptors $fd0 -> $fd1"
 
 # --- 5. nginx, configured through openssl.cnf --------------------------------
@@ -208,7 +208,9 @@ OPENSSL_CONF="$TMP/openssl.cnf" timeout 120 "${APP[@]}" "$NGINX" -e "$TMP/nginx/
 PIDS+=($!)
 wait_port "$PORT"
 # nginx names a group it has no NID for by its code point: 0x11ec.
-if command -v curl >/dev/null; then
+if ! curl_runs; then
+  echo "SKIP part: curl -> nginx: curl missing, or $CURL_SKIP"
+else
   OPENSSL_CONF="$TMP/openssl.cnf" timeout 20 "${APP[@]}" curl -sk "https://127.0.0.1:$PORT/" >"$TMP/ng.curl" ||
     { cat "$TMP/nginx/error.log"; fail "curl against nginx"; }
   grep -qi "group=0x11ec protocol=TLSv1.3" "$TMP/ng.curl" || fail "curl -> nginx: $(cat "$TMP/ng.curl")"

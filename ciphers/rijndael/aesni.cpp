@@ -132,6 +132,49 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
+// --- CBC / CFB decryption (the hooks: simd_hooks.inc) --------------------------
+
+// CBC and CFB decryption on a group of N blocks: CBC decrypts c[i] and XORs
+// c[i-1], CFB encrypts c[i-1] and XORs c[i] (c[-1] = prev, the chaining
+// block). Every ciphertext block of the group is loaded before any output is
+// stored, so in == out needs no copy. Returns the group's last ciphertext
+// block: the next group's chaining block.
+template <int Nr, bool kCfb, int N>
+GPUCRYPTO_ALWAYS_INLINE __m128i chained_group(const __m128i* k, __m128i prev, const uint8_t* in,
+                                              uint8_t* out) {
+  __m128i c[N], x[N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) c[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
+  const auto before = [&](int i) GPUCRYPTO_INLINE_LAMBDA { return i == 0 ? prev : c[i - 1]; };
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) x[i] = kCfb ? before(i) : c[i];
+  if constexpr (kCfb) {
+    encrypt_regs<Nr, N>(k, x);
+  } else {
+    decrypt_regs<Nr, N>(k, x);
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i),
+                     _mm_xor_si128(x[i], kCfb ? c[i] : before(i)));
+  }
+  return c[N - 1];
+}
+
+// kBatch blocks per group, then the tail one block per group (the blocks
+// are independent, so out-of-order execution overlaps them).
+template <int /*Nb*/, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  __m128i k[Nr + 1];
+  load_keys<Nr>(kCfb ? ks->enc : ks->dec, k);
+  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
+  for (; n >= kBatch; n -= kBatch, in += 16 * kBatch, out += 16 * kBatch) {
+    prev = chained_group<Nr, kCfb, int(kBatch)>(k, prev, in, out);
+  }
+  for (; n > 0; --n, in += 16, out += 16) prev = chained_group<Nr, kCfb, 1>(k, prev, in, out);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
+}
+
 using KernelShapes = Shapes<410, 412, 414>;
 
 #include "ciphers/rijndael/simd_hooks.inc"
@@ -177,36 +220,6 @@ void chain(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
   }
 }
 
-// CBC decryption, kBatch blocks at a time: every ciphertext block of a batch
-// is loaded before any output is stored, so in == out needs no copy.
-template <int Nr>
-void cbc_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  __m128i k[Nr + 1];
-  load_keys<Nr>(ks->dec, k);
-  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
-  while (n > 0) {
-    const size_t m = n < kBatch ? 1 : kBatch;
-    __m128i c[kBatch], x[kBatch];
-    if (m == kBatch) {
-#pragma GCC unroll 8
-      for (size_t i = 0; i < kBatch; ++i) x[i] = c[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
-      decrypt_regs<Nr, kBatch>(k, x);
-#pragma GCC unroll 8
-      for (size_t i = 0; i < kBatch; ++i)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(x[i], i == 0 ? prev : c[i - 1]));
-    } else {
-      x[0] = c[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
-      decrypt_regs<Nr, 1>(k, x);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_xor_si128(x[0], prev));
-    }
-    prev = c[m - 1];
-    in += 16 * m;
-    out += 16 * m;
-    n -= m;
-  }
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
-}
-
 // Schedules without a kernel (test-only key sizes): the mode's definition
 // over the reference, block by block.
 template <Chain C>
@@ -222,15 +235,6 @@ void chain_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
     } else {
       std::memcpy(out, reg, 16);
     }
-  }
-}
-void cbc_dec_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  for (; n > 0; --n, in += 16, out += 16) {
-    uint8_t c[16];
-    std::memcpy(c, in, 16);
-    ref_decrypt(ks, c, out, 1);
-    xor_bytes(out, out, reg, 16);
-    std::memcpy(reg, c, 16);
   }
 }
 
@@ -254,12 +258,11 @@ void aesni_cfb_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t*
 void aesni_ofb(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
   chain_hook<Chain::kOfb>(ks, reg, in, out, n);
 }
-void aesni_cbc_decrypt(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = static_cast<const KeySched*>(vks);
-  on_shape(
-      ks, KernelShapes{},
-      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cbc_dec<Nr>(ks, reg, in, out, n); },
-      [&]() GPUCRYPTO_INLINE_LAMBDA { cbc_dec_ref(vks, reg, in, out, n); });
+void aesni_cbc_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chained_dec_hook<false>(ks, reg, in, out, n);
+}
+void aesni_cfb_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chained_dec_hook<true>(ks, reg, in, out, n);
 }
 
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
@@ -276,6 +279,7 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
 constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), sizeof(KeySched),
                                         kBatch,            setkey_nb4,          aesni_encrypt,
                                         aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
-                                        aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt};
+                                        aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt,
+                                        aesni_cfb_decrypt};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -57,6 +57,13 @@ struct CipherHw {
   ChainFn ofb = nullptr;
   ChainFn cbc_decrypt = nullptr;
   ChainFn cfb_decrypt = nullptr;
+  // CFB1 over `nbits` bits (engine/block_modes.h cfb1_crypt: bit 7 of in[0]
+  // first, output bits past nbits keep their value, reg the shift register),
+  // one encryption per bit with the register kept in registers; nullptr: one
+  // single-block encrypt call per bit. in == out is allowed.
+  using BitFn = void (*)(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+                         bool encrypt);
+  BitFn cfb1 = nullptr;
 };
 
 // A block cipher: its sizes and its implementations, best first; the last

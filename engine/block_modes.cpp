@@ -141,6 +141,7 @@ void cfb8_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, con
 void cfb1_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                 uint8_t* out, size_t nbits, bool encrypt) {
   if (nbits == 0) return;
+  if (hw.cfb1 != nullptr) return hw.cfb1(ks, reg, in, out, nbits, encrypt);
   uint8_t k[kMaxBlockBytes];
   for (size_t n = 0; n < nbits; ++n) {
     hw.encrypt(ks, reg, k, 1);

@@ -6,8 +6,8 @@
 // random update chunkings, in place, misaligned, padding on and off, 1, 2 and
 // 7 threads; call-for-call lockstep with the default provider (outputs, num,
 // iv, updated-iv, copies, re-inits, set num, use-bits); the bad-decrypt and
-// length errors; the fused CBC/CFB decryption hooks of every implementation
-// against the mode layer's composition (ChainedHooks). The ctest backend.*
+// length errors; the fused CBC/CFB decryption and CFB1 hooks of every
+// implementation against the mode layer's composition (ChainedHooks). The ctest backend.*
 // variants run it with every CPU path.
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
@@ -429,6 +429,52 @@ TEST(ChainedHooks, EveryImplementationMatchesTheComposition) {
         ASSERT_NO_FATAL_FAILURE(check_chained_hook(*n.algo, *hw, cfb, rng));
         ++checked;
       }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// CipherHw::cfb1 called directly against the composition (one encrypt call
+// per bit): 0 ... 300 bits, both directions, out of place (output bytes
+// prefilled: bits past nbits must keep their value) and in place, in one
+// call and split at byte boundaries (a call starts at bit 7 of its first
+// byte).
+TEST(ChainedHooks, Cfb1MatchesTheComposition) {
+  std::mt19937 rng(1);
+  int checked = 0;
+  for (const Named& n : all_mode_names()) {
+    if (n.mode != ModelMode::kCFB1) continue;
+    for (const CipherHw* hw : runnable_impls(*n.algo)) {
+      if (hw->cfb1 == nullptr) continue;
+      SCOPED_TRACE(std::string(n.algo->name) + " " + hw->name);
+      CipherHw plain = *hw;
+      plain.cfb1 = nullptr;
+      const size_t bs = n.algo->block_bytes;
+      KeySchedule ks(*hw, random_bytes(n.algo->key_bytes));
+      for (size_t bits = 0; bits <= 300; bits += bits < 20 ? 1 : 7) {
+        for (bool enc : {true, false}) {
+          for (bool in_place : {false, true}) {
+            SCOPED_TRACE(std::to_string(bits) + " bits" + (enc ? " enc" : " dec") + (in_place ? " in place" : ""));
+            const size_t bytes = (bits + 7) / 8 + 1;  // one guard byte
+            const Bytes in = random_bytes(bytes), pre = random_bytes(bytes), iv = random_bytes(bs);
+            Bytes want = in_place ? in : pre, want_reg = iv;
+            cfb1_crypt(plain, ks.get(), bs, want_reg.data(), in.data(), want.data(), bits, enc);
+            for (bool split : {false, true}) {
+              Bytes a = in, b = pre, reg = iv;
+              uint8_t* out = in_place ? a.data() : b.data();
+              if (!split) hw->cfb1(ks.get(), reg.data(), a.data(), out, bits, enc);
+              for (size_t done = 0; split && done < bits;) {
+                const size_t k = std::min(bits - done, 8 * size_t(rng() % 5));
+                hw->cfb1(ks.get(), reg.data(), a.data() + done / 8, out + done / 8, k, enc);
+                done += k;
+              }
+              EXPECT_EQ(to_hex(in_place ? a : b), to_hex(want)) << (split ? "split" : "one call");
+              EXPECT_EQ(to_hex(reg), to_hex(want_reg)) << (split ? "split" : "one call");
+            }
+          }
+        }
+      }
+      ++checked;
     }
   }
   EXPECT_GT(checked, 0);

@@ -238,6 +238,55 @@ void chain_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
   }
 }
 
+// CFB1: one encryption per bit. The shift register lives in an xmm as a
+// little-endian 128-bit integer (bit 127 = bit 7 of reg[0], the next to
+// leave), so shifting a bit in is PSLLQ/PSRLQ/PSLLDQ and one PSHUFB turns it
+// into the block to encrypt. Data bits move through shifts and masks only,
+// never a branch; `encrypt` and the bit position are public. `E` encrypts
+// one block in a register (the kernel's rounds or, for schedules without a
+// kernel, the reference).
+template <class E>
+GPUCRYPTO_ALWAYS_INLINE void cfb1_bits(E&& e, uint8_t* reg, const uint8_t* in, uint8_t* out,
+                                       size_t nbits, bool encrypt) {
+  const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  __m128i r = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)), bswap);
+  for (size_t n = 0; n < nbits; ++n) {
+    const unsigned key_bit = (unsigned(_mm_cvtsi128_si32(e(_mm_shuffle_epi8(r, bswap)))) >> 7) & 1u;
+    const unsigned shift = 7 - unsigned(n % 8), mask = 1u << shift;
+    const unsigned x = (unsigned(in[n / 8]) >> shift) & 1u, y = x ^ key_bit;
+    out[n / 8] = uint8_t((unsigned(out[n / 8]) & ~mask) | (y << shift));
+    // r = r << 1 | the ciphertext bit, over all 128 bits.
+    const __m128i carry = _mm_slli_si128(_mm_srli_epi64(r, 63), 8);
+    r = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(r, 1), carry),
+                     _mm_cvtsi32_si128(int(encrypt ? y : x)));
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), _mm_shuffle_epi8(r, bswap));
+}
+
+template <int Nr>
+void cfb1(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+          bool encrypt) {
+  __m128i k[Nr + 1];
+  load_keys<Nr>(ks->enc, k);
+  const auto e = [&](__m128i x) GPUCRYPTO_INLINE_LAMBDA {
+    encrypt_regs<Nr, 1>(k, &x);
+    return x;
+  };
+  cfb1_bits(e, reg, in, out, nbits, encrypt);
+}
+
+void cfb1_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+              bool encrypt) {
+  alignas(16) uint8_t b[16];
+  const auto e = [&](__m128i x) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(b), x);
+    ref_encrypt(ks, b, b, 1);
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+  };
+  cfb1_bits(e, reg, in, out, nbits, encrypt);
+  OPENSSL_cleanse(b, sizeof b);  // keystream
+}
+
 template <Chain C>
 void chain_hook(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
   const KeySched* ks = static_cast<const KeySched*>(vks);
@@ -265,6 +314,15 @@ void aesni_cfb_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t*
   chained_dec_hook<true>(ks, reg, in, out, n);
 }
 
+void aesni_cfb1(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+                bool encrypt) {
+  const KeySched* ks = static_cast<const KeySched*>(vks);
+  on_shape(
+      ks, KernelShapes{},
+      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cfb1<Nr>(ks, reg, in, out, nbits, encrypt); },
+      [&]() GPUCRYPTO_INLINE_LAMBDA { cfb1_ref(vks, reg, in, out, nbits, encrypt); });
+}
+
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
   ecb_hook<false>(ks, in, out, n);
 }
@@ -280,6 +338,6 @@ constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), 
                                         kBatch,            setkey_nb4,          aesni_encrypt,
                                         aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
                                         aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt,
-                                        aesni_cfb_decrypt};
+                                        aesni_cfb_decrypt, aesni_cfb1};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -241,26 +241,45 @@ void chain_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
 // CFB1: one encryption per bit. The shift register lives in an xmm as a
 // little-endian 128-bit integer (bit 127 = bit 7 of reg[0], the next to
 // leave), so shifting a bit in is PSLLQ/PSRLQ/PSLLDQ and one PSHUFB turns it
-// into the block to encrypt. Data bits move through shifts and masks only,
-// never a branch; `encrypt` and the bit position are public. `E` encrypts
-// one block in a register (the kernel's rounds or, for schedules without a
+// into the block to encrypt. Encryption shifts in the output bit, so every
+// encryption waits for the one before (the AES latency per bit); decryption
+// shifts in the input bit, so its encryptions are independent and overlap
+// (which is why the direction is a template parameter, not a select the
+// register would depend on). A byte of output is stored once, at its last
+// bit, keeping the bits past nbits. Data bits move through shifts and masks
+// only; the direction and the bit positions are public. `E` encrypts one
+// block in a register (the kernel's rounds or, for schedules without a
 // kernel, the reference).
-template <class E>
+template <bool kEncrypt, class E>
 GPUCRYPTO_ALWAYS_INLINE void cfb1_bits(E&& e, uint8_t* reg, const uint8_t* in, uint8_t* out,
-                                       size_t nbits, bool encrypt) {
+                                       size_t nbits) {
   const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   __m128i r = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)), bswap);
+  unsigned acc = 0;  // the output bits of the current byte so far
   for (size_t n = 0; n < nbits; ++n) {
     const unsigned key_bit = (unsigned(_mm_cvtsi128_si32(e(_mm_shuffle_epi8(r, bswap)))) >> 7) & 1u;
-    const unsigned shift = 7 - unsigned(n % 8), mask = 1u << shift;
+    const unsigned shift = 7 - unsigned(n % 8);
     const unsigned x = (unsigned(in[n / 8]) >> shift) & 1u, y = x ^ key_bit;
-    out[n / 8] = uint8_t((unsigned(out[n / 8]) & ~mask) | (y << shift));
+    acc |= y << shift;
+    if (shift == 0 || n + 1 == nbits) {
+      out[n / 8] = uint8_t((unsigned(out[n / 8]) & ((1u << shift) - 1)) | acc);
+      acc = 0;
+    }
     // r = r << 1 | the ciphertext bit, over all 128 bits.
     const __m128i carry = _mm_slli_si128(_mm_srli_epi64(r, 63), 8);
-    r = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(r, 1), carry),
-                     _mm_cvtsi32_si128(int(encrypt ? y : x)));
+    r = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(r, 1), carry), _mm_cvtsi32_si128(int(kEncrypt ? y : x)));
   }
   _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), _mm_shuffle_epi8(r, bswap));
+}
+
+template <class E>
+GPUCRYPTO_ALWAYS_INLINE void cfb1_dir(E&& e, uint8_t* reg, const uint8_t* in, uint8_t* out,
+                                      size_t nbits, bool encrypt) {
+  if (encrypt) {
+    cfb1_bits<true>(e, reg, in, out, nbits);
+  } else {
+    cfb1_bits<false>(e, reg, in, out, nbits);
+  }
 }
 
 template <int Nr>
@@ -272,7 +291,7 @@ void cfb1(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, siz
     encrypt_regs<Nr, 1>(k, &x);
     return x;
   };
-  cfb1_bits(e, reg, in, out, nbits, encrypt);
+  cfb1_dir(e, reg, in, out, nbits, encrypt);
 }
 
 void cfb1_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
@@ -283,7 +302,7 @@ void cfb1_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, siz
     ref_encrypt(ks, b, b, 1);
     return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
   };
-  cfb1_bits(e, reg, in, out, nbits, encrypt);
+  cfb1_dir(e, reg, in, out, nbits, encrypt);
   OPENSSL_cleanse(b, sizeof b);  // keystream
 }
 

@@ -42,14 +42,28 @@ struct CipherHw {
   // mode left) on entry, on return what the mode leaves: CBC and CFB the last
   // ciphertext block, OFB the last keystream block. CBC/CFB encryption and
   // OFB are sequential by definition: a kernel keeps the chaining value in
-  // registers instead of making one encrypt call per block. CBC decryption
-  // fuses the block decryption with its XOR; in == out is allowed.
+  // registers instead of making one encrypt call per block. CBC and CFB
+  // (full-block feedback) decryption are parallel: out[i] = D(in[i]) ^ in[i-1]
+  // and out[i] = in[i] ^ E(in[i-1]), in[-1] = reg; a kernel fuses the batch
+  // transform with its XOR in one pass (the mode layer would stage the
+  // transform through a buffer and XOR in a second pass). in == out is
+  // allowed: a kernel reads every ciphertext block it still needs (as the
+  // XOR operand, the next block's transform input or the final `reg`)
+  // before it stores over it. Any nblocks >= 0; n == 0 leaves reg as it is.
   using ChainFn = void (*)(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out,
                            size_t nblocks);
   ChainFn cbc_encrypt = nullptr;
   ChainFn cfb_encrypt = nullptr;
   ChainFn ofb = nullptr;
   ChainFn cbc_decrypt = nullptr;
+  ChainFn cfb_decrypt = nullptr;
+  // CFB1 over `nbits` bits (engine/block_modes.h cfb1_crypt: bit 7 of in[0]
+  // first, output bits past nbits keep their value, reg the shift register),
+  // one encryption per bit with the register kept in registers; nullptr: one
+  // single-block encrypt call per bit. in == out is allowed.
+  using BitFn = void (*)(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+                         bool encrypt);
+  BitFn cfb1 = nullptr;
 };
 
 // A block cipher: its sizes and its implementations, best first; the last

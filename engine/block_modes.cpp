@@ -31,7 +31,8 @@ inline void xor_words(uint8_t* y, const uint8_t* a, const uint8_t* b, size_t n) 
   }
 }
 
-// The shared body of CBC and CFB decryption: out[i] = T(x_i) ^ y_i where, for
+// The shared body of CBC and CFB decryption where the implementation has no
+// fused kernel (CipherHw::cbc_decrypt / cfb_decrypt): out[i] = T(x_i) ^ y_i where, for
 // CBC, T = decrypt, x_i = in[i], y_i = in[i-1]; for CFB, T = encrypt,
 // x_i = in[i-1], y_i = in[i] (in[-1] = reg). Each stage of blocks is
 // transformed into `stage`, XORed, and copied out, so in == out never reads
@@ -119,6 +120,7 @@ void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, co
 
 void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
+  if (nblocks != 0 && hw.cfb_decrypt != nullptr) return hw.cfb_decrypt(ks, reg, in, out, nblocks);
   chained_decrypt<true>(hw, ks, bs, reg, in, out, nblocks);
 }
 
@@ -139,6 +141,7 @@ void cfb8_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, con
 void cfb1_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                 uint8_t* out, size_t nbits, bool encrypt) {
   if (nbits == 0) return;
+  if (hw.cfb1 != nullptr) return hw.cfb1(ks, reg, in, out, nbits, encrypt);
   uint8_t k[kMaxBlockBytes];
   for (size_t n = 0; n < nbits; ++n) {
     hw.encrypt(ks, reg, k, 1);

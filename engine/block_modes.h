@@ -33,8 +33,10 @@ void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, cons
 // The parallel modes: block i depends only on ciphertext blocks i-1 and i,
 // so whole runs go through the batch hook (CBC: decrypt the run, then XOR
 // with the previous ciphertext blocks; CFB: encrypt the previous ciphertext
-// blocks, then XOR). `reg` is the ciphertext block before in[0] (the IV for
-// the first call); any split of a run into calls gives the same bytes.
+// blocks, then XOR), or through the implementation's fused kernel when it
+// has one (CipherHw::cbc_decrypt / cfb_decrypt: the same bytes in one pass).
+// `reg` is the ciphertext block before in[0] (the IV for the first call);
+// any split of a run into calls gives the same bytes.
 void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks);
 void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,

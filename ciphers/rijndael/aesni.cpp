@@ -132,6 +132,49 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
+// --- CBC / CFB decryption (the hooks: simd_hooks.inc) --------------------------
+
+// CBC and CFB decryption on a group of N blocks: CBC decrypts c[i] and XORs
+// c[i-1], CFB encrypts c[i-1] and XORs c[i] (c[-1] = prev, the chaining
+// block). Every ciphertext block of the group is loaded before any output is
+// stored, so in == out needs no copy. Returns the group's last ciphertext
+// block: the next group's chaining block.
+template <int Nr, bool kCfb, int N>
+GPUCRYPTO_ALWAYS_INLINE __m128i chained_group(const __m128i* k, __m128i prev, const uint8_t* in,
+                                              uint8_t* out) {
+  __m128i c[N], x[N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) c[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
+  const auto before = [&](int i) GPUCRYPTO_INLINE_LAMBDA { return i == 0 ? prev : c[i - 1]; };
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) x[i] = kCfb ? before(i) : c[i];
+  if constexpr (kCfb) {
+    encrypt_regs<Nr, N>(k, x);
+  } else {
+    decrypt_regs<Nr, N>(k, x);
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i),
+                     _mm_xor_si128(x[i], kCfb ? c[i] : before(i)));
+  }
+  return c[N - 1];
+}
+
+// kBatch blocks per group, then the tail one block per group (the blocks
+// are independent, so out-of-order execution overlaps them).
+template <int /*Nb*/, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  __m128i k[Nr + 1];
+  load_keys<Nr>(kCfb ? ks->enc : ks->dec, k);
+  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
+  for (; n >= kBatch; n -= kBatch, in += 16 * kBatch, out += 16 * kBatch) {
+    prev = chained_group<Nr, kCfb, int(kBatch)>(k, prev, in, out);
+  }
+  for (; n > 0; --n, in += 16, out += 16) prev = chained_group<Nr, kCfb, 1>(k, prev, in, out);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
+}
+
 using KernelShapes = Shapes<410, 412, 414>;
 
 #include "ciphers/rijndael/simd_hooks.inc"
@@ -177,36 +220,6 @@ void chain(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
   }
 }
 
-// CBC decryption, kBatch blocks at a time: every ciphertext block of a batch
-// is loaded before any output is stored, so in == out needs no copy.
-template <int Nr>
-void cbc_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  __m128i k[Nr + 1];
-  load_keys<Nr>(ks->dec, k);
-  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
-  while (n > 0) {
-    const size_t m = n < kBatch ? 1 : kBatch;
-    __m128i c[kBatch], x[kBatch];
-    if (m == kBatch) {
-#pragma GCC unroll 8
-      for (size_t i = 0; i < kBatch; ++i) x[i] = c[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
-      decrypt_regs<Nr, kBatch>(k, x);
-#pragma GCC unroll 8
-      for (size_t i = 0; i < kBatch; ++i)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(x[i], i == 0 ? prev : c[i - 1]));
-    } else {
-      x[0] = c[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
-      decrypt_regs<Nr, 1>(k, x);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_xor_si128(x[0], prev));
-    }
-    prev = c[m - 1];
-    in += 16 * m;
-    out += 16 * m;
-    n -= m;
-  }
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
-}
-
 // Schedules without a kernel (test-only key sizes): the mode's definition
 // over the reference, block by block.
 template <Chain C>
@@ -224,14 +237,73 @@ void chain_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, si
     }
   }
 }
-void cbc_dec_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  for (; n > 0; --n, in += 16, out += 16) {
-    uint8_t c[16];
-    std::memcpy(c, in, 16);
-    ref_decrypt(ks, c, out, 1);
-    xor_bytes(out, out, reg, 16);
-    std::memcpy(reg, c, 16);
+
+// CFB1: one encryption per bit. The shift register lives in an xmm as a
+// little-endian 128-bit integer (bit 127 = bit 7 of reg[0], the next to
+// leave), so shifting a bit in is PSLLQ/PSRLQ/PSLLDQ and one PSHUFB turns it
+// into the block to encrypt. Encryption shifts in the output bit, so every
+// encryption waits for the one before (the AES latency per bit); decryption
+// shifts in the input bit, so its encryptions are independent and overlap
+// (which is why the direction is a template parameter, not a select the
+// register would depend on). A byte of output is stored once, at its last
+// bit, keeping the bits past nbits. Data bits move through shifts and masks
+// only; the direction and the bit positions are public. `E` encrypts one
+// block in a register (the kernel's rounds or, for schedules without a
+// kernel, the reference).
+template <bool kEncrypt, class E>
+GPUCRYPTO_ALWAYS_INLINE void cfb1_bits(E&& e, uint8_t* reg, const uint8_t* in, uint8_t* out,
+                                       size_t nbits) {
+  const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  __m128i r = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)), bswap);
+  unsigned acc = 0;  // the output bits of the current byte so far
+  for (size_t n = 0; n < nbits; ++n) {
+    const unsigned key_bit = (unsigned(_mm_cvtsi128_si32(e(_mm_shuffle_epi8(r, bswap)))) >> 7) & 1u;
+    const unsigned shift = 7 - unsigned(n % 8);
+    const unsigned x = (unsigned(in[n / 8]) >> shift) & 1u, y = x ^ key_bit;
+    acc |= y << shift;
+    if (shift == 0 || n + 1 == nbits) {
+      out[n / 8] = uint8_t((unsigned(out[n / 8]) & ((1u << shift) - 1)) | acc);
+      acc = 0;
+    }
+    // r = r << 1 | the ciphertext bit, over all 128 bits.
+    const __m128i carry = _mm_slli_si128(_mm_srli_epi64(r, 63), 8);
+    r = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(r, 1), carry), _mm_cvtsi32_si128(int(kEncrypt ? y : x)));
   }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), _mm_shuffle_epi8(r, bswap));
+}
+
+template <class E>
+GPUCRYPTO_ALWAYS_INLINE void cfb1_dir(E&& e, uint8_t* reg, const uint8_t* in, uint8_t* out,
+                                      size_t nbits, bool encrypt) {
+  if (encrypt) {
+    cfb1_bits<true>(e, reg, in, out, nbits);
+  } else {
+    cfb1_bits<false>(e, reg, in, out, nbits);
+  }
+}
+
+template <int Nr>
+void cfb1(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+          bool encrypt) {
+  __m128i k[Nr + 1];
+  load_keys<Nr>(ks->enc, k);
+  const auto e = [&](__m128i x) GPUCRYPTO_INLINE_LAMBDA {
+    encrypt_regs<Nr, 1>(k, &x);
+    return x;
+  };
+  cfb1_dir(e, reg, in, out, nbits, encrypt);
+}
+
+void cfb1_ref(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+              bool encrypt) {
+  alignas(16) uint8_t b[16];
+  const auto e = [&](__m128i x) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(b), x);
+    ref_encrypt(ks, b, b, 1);
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+  };
+  cfb1_dir(e, reg, in, out, nbits, encrypt);
+  OPENSSL_cleanse(b, sizeof b);  // keystream
 }
 
 template <Chain C>
@@ -254,12 +326,20 @@ void aesni_cfb_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t*
 void aesni_ofb(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
   chain_hook<Chain::kOfb>(ks, reg, in, out, n);
 }
-void aesni_cbc_decrypt(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+void aesni_cbc_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chained_dec_hook<false>(ks, reg, in, out, n);
+}
+void aesni_cfb_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  chained_dec_hook<true>(ks, reg, in, out, n);
+}
+
+void aesni_cfb1(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+                bool encrypt) {
   const KeySched* ks = static_cast<const KeySched*>(vks);
   on_shape(
       ks, KernelShapes{},
-      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cbc_dec<Nr>(ks, reg, in, out, n); },
-      [&]() GPUCRYPTO_INLINE_LAMBDA { cbc_dec_ref(vks, reg, in, out, n); });
+      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cfb1<Nr>(ks, reg, in, out, nbits, encrypt); },
+      [&]() GPUCRYPTO_INLINE_LAMBDA { cfb1_ref(vks, reg, in, out, nbits, encrypt); });
 }
 
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
@@ -276,6 +356,7 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
 constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), sizeof(KeySched),
                                         kBatch,            setkey_nb4,          aesni_encrypt,
                                         aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
-                                        aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt};
+                                        aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt,
+                                        aesni_cfb_decrypt, aesni_cfb1};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -64,5 +64,8 @@ void aesni_cbc_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t*
 void aesni_cfb_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n);
 void aesni_ofb(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n);
 void aesni_cbc_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n);
+void aesni_cfb_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n);
+void aesni_cfb1(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
+                bool encrypt);
 
 }  // namespace gpucrypto::rijndael_impl

@@ -170,12 +170,66 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   store_be64(ctr_block + 8, lo);
 }
 
+// CBC and CFB decryption fused with their XOR, one batch of kRegs registers
+// (masked: the first n blocks; kWhole: all, unmasked). Both need the
+// ciphertext one block back: register i's blocks shifted by one, built from
+// the registers already loaded (valignq over the previous register, whose top
+// block is the one before; register 0 takes it from `prev`). CBC decrypts
+// c[i] and XORs the shifted blocks, CFB encrypts the shifted blocks and XORs
+// c[i]. Every block of the batch is loaded before any is stored, so in == out
+// needs no copy. Returns the last register: the next batch's `prev`.
+template <int Nr, bool kCfb, bool kWhole>
+GPUCRYPTO_ALWAYS_INLINE __m512i chained_batch(const __m512i* k, __m512i prev, const uint8_t* in,
+                                              uint8_t* out, size_t n) {
+  __m512i c[kRegs], x[kRegs];
+  __mmask8 m[kRegs];
+#pragma GCC unroll 16
+  for (int i = 0; i < kRegs; ++i) {
+    m[i] = kWhole ? __mmask8(0xff) : tail_mask(n, i);
+    c[i] = kWhole ? _mm512_loadu_si512(in + 64 * i) : _mm512_maskz_loadu_epi64(m[i], in + 64 * i);
+  }
+  const auto shifted = [&](int i) GPUCRYPTO_INLINE_LAMBDA {
+    return _mm512_maskz_alignr_epi64(__mmask8(0xff), c[i], i == 0 ? prev : c[i - 1], 6);
+  };
+#pragma GCC unroll 16
+  for (int i = 0; i < kRegs; ++i) x[i] = kCfb ? shifted(i) : c[i];
+  rounds<Nr, !kCfb>(k, x);
+#pragma GCC unroll 16
+  for (int i = 0; i < kRegs; ++i) {
+    const __m512i y = _mm512_xor_si512(last_round<!kCfb>(x[i], k[Nr]), kCfb ? c[i] : shifted(i));
+    if (kWhole) {
+      _mm512_storeu_si512(out + 64 * i, y);
+    } else {
+      _mm512_mask_storeu_epi64(out + 64 * i, m[i], y);
+    }
+  }
+  return c[kRegs - 1];
+}
+
+template <int /*Nb*/, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n == 0) return;
+  __m512i k[Nr + 1];
+  load_keys<Nr>(kCfb ? ks->enc : ks->dec, k);
+  // Top block: the chaining block (IV or the last ciphertext block so far).
+  __m512i prev = bcast128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)));
+  // What reg becomes: the last ciphertext block, read before in == out
+  // overwrites it (its position is public).
+  const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * (n - 1)));
+  for (; n >= kBatch; n -= kBatch, in += 16 * kBatch, out += 16 * kBatch) {
+    prev = chained_batch<Nr, kCfb, true>(k, prev, in, out, kBatch);
+  }
+  if (n != 0) chained_batch<Nr, kCfb, false>(k, prev, in, out, n);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), last);
+}
+
 using KernelShapes = Shapes<410, 412, 414>;
 
 #include "ciphers/rijndael/simd_hooks.inc"
 
 // A few blocks: the 128-bit AES-NI path avoids broadcasting every round key
-// to zmm (per-call cost that dominates 16-byte updates).
+// to zmm (per-call cost that dominates 16-byte updates). The same for the
+// parallel chained modes, which have ECB's shape.
 template <bool kDecrypt>
 void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
   if (n < kSmallCall) return kDecrypt ? aesni_decrypt(ks, in, out, n) : aesni_encrypt(ks, in, out, n);
@@ -188,54 +242,21 @@ void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint
   ctr_hook(ks, ctr_block, in, out, n);
 }
 
-// CBC decryption fused with its XOR, kBatch blocks per iteration: register i
-// XORs with the ciphertext blocks one position earlier, built from the
-// registers already loaded (valignq over the previous register, whose top
-// block is the one before), so in == out needs no copy: every block of a
-// batch is loaded before any is stored.
-template <int Nr>
-void cbc_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  __m512i k[Nr + 1];
-  load_keys<Nr>(ks->dec, k);
-  // Top block: the chaining block (IV or the last ciphertext block so far).
-  __m512i prev = _mm512_maskz_broadcast_i32x4(
-      __mmask16(0xffff), _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg)));
-  while (n >= kBatch) {
-    __m512i c[kRegs], x[kRegs];
-#pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) x[i] = c[i] = _mm512_loadu_si512(in + 64 * i);
-    rounds<Nr, true>(k, x);
-#pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
-      const __m512i shifted = _mm512_maskz_alignr_epi64(__mmask8(0xff), c[i], i == 0 ? prev : c[i - 1], 6);
-      _mm512_storeu_si512(out + 64 * i,
-                          _mm512_xor_si512(last_round<true>(x[i], k[Nr]), shifted));
-    }
-    prev = c[kRegs - 1];
-    in += 16 * kBatch;
-    out += 16 * kBatch;
-    n -= kBatch;
+template <bool kCfb>
+void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n < kSmallCall) {
+    return kCfb ? aesni_cfb_decrypt(ks, reg, in, out, n) : aesni_cbc_decrypt(ks, reg, in, out, n);
   }
-  const __m128i last = _mm512_maskz_extracti32x4_epi32(__mmask8(0xf), prev, 3);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), last);
-  if (n > 0) aesni_cbc_decrypt(ks, reg, in, out, n);  // the tail: xmm batches
-}
-
-void cbc_decrypt_hook(const void* vks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  const KeySched* ks = static_cast<const KeySched*>(vks);
-  if (n < kBatch) return aesni_cbc_decrypt(vks, reg, in, out, n);
-  on_shape(
-      ks, KernelShapes{},
-      [&]<int Nb, int Nr>() GPUCRYPTO_INLINE_LAMBDA { cbc_dec<Nr>(ks, reg, in, out, n); },
-      [&]() GPUCRYPTO_INLINE_LAMBDA { aesni_cbc_decrypt(vks, reg, in, out, n); });
+  chained_dec_hook<kCfb>(ks, reg, in, out, n);
 }
 
 }  // namespace
 
-// The sequential modes are one block at a time: AES-NI on xmm (aesni.cpp).
+// The sequential modes (and CFB1) are one block at a time: AES-NI on xmm (aesni.cpp).
 constinit const CipherHw kAesVaes512Hw = {
     "vaes512",         compiled_features(),   sizeof(KeySched), kBatch,
     setkey_nb4,        small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
-    aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        cbc_decrypt_hook};
+    aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        small_first_chained<false>,
+    small_first_chained<true>, aesni_cfb1};
 
 }  // namespace gpucrypto::rijndael_impl

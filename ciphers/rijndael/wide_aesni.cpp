@@ -234,6 +234,48 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   }
 }
 
+// CBC and CFB decryption on a group of N blocks (two xmm each): CBC
+// decrypts c[i] and XORs c[i-1], CFB encrypts c[i-1] and XORs c[i]
+// (c[-1] = prev, the chaining block). Every ciphertext block of the group is
+// loaded before any output is stored, so in == out needs no copy; prev
+// becomes the group's last ciphertext block.
+template <int Nb, int Nr, bool kCfb, int N>
+GPUCRYPTO_ALWAYS_INLINE void chained_group(const KeySched* ks, const Perm& p, __m128i* prev,
+                                           const uint8_t* in, uint8_t* out) {
+  constexpr size_t kBs = 4 * Nb;
+  __m128i c[2 * N], x[2 * N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) load_block<Nb>(in + kBs * i, c + 2 * i);
+  // Half h of the block before block i.
+  const auto before = [&](int i, int h) GPUCRYPTO_INLINE_LAMBDA {
+    return i == 0 ? prev[h] : c[2 * i - 2 + h];
+  };
+#pragma GCC unroll 16
+  for (int j = 0; j < 2 * N; ++j) x[j] = kCfb ? before(j / 2, j % 2) : c[j];
+  crypt_regs<Nb, Nr, !kCfb, N>(kCfb ? ks->enc : ks->dec, p, x);
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+    __m128i d[2];
+    for (int h = 0; h < 2; ++h) d[h] = _mm_xor_si128(x[2 * i + h], kCfb ? c[2 * i + h] : before(i, h));
+    store_block<Nb>(out + kBs * i, d);
+  }
+  prev[0] = c[2 * N - 2];
+  prev[1] = c[2 * N - 1];
+}
+
+template <int Nb, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  constexpr size_t kBs = 4 * Nb;
+  const Perm p = load_perm<Nb>(!kCfb);
+  __m128i prev[2];
+  load_block<Nb>(reg, prev);
+  for (; n >= kBlocks; n -= kBlocks, in += kBlocks * kBs, out += kBlocks * kBs) {
+    chained_group<Nb, Nr, kCfb, kBlocks>(ks, p, prev, in, out);
+  }
+  for (; n > 0; --n, in += kBs, out += kBs) chained_group<Nb, Nr, kCfb, 1>(ks, p, prev, in, out);
+  store_block<Nb>(reg, prev);
+}
+
 using KernelShapes = Shapes<612, 614, 814>;
 
 #include "ciphers/rijndael/simd_hooks.inc"

@@ -266,6 +266,74 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
   std::memcpy(ctr_block, c, kBs);
 }
 
+// CBC and CFB decryption fused with their XOR. Both need the ciphertext one
+// block back: in the dense layout register i holds blocks 2i and 2i+1, so
+// the shifted register (blocks 2i-1, 2i) is the top block of register i-1
+// and the bottom block of register i, one VPERMT2Q (register 0 takes the top
+// block of `prev`: the previous batch's last register, or the chaining
+// block). CBC decrypts c[i] and XORs the shifted register; CFB encrypts the
+// shifted register and XORs c[i]; the transform is ECB's (dense round key 0,
+// the first permutation from the dense layout, the rounds, the pack). Every
+// block of a batch is loaded before any is stored, so in == out needs no copy.
+template <int Nb>
+__m512i shift_index() {
+  constexpr int kHalf = Nb / 2;  // qwords per block
+  alignas(64) int64_t idx[8] = {};
+  for (int j = 0; j < 2 * kHalf; ++j) idx[j] = j < kHalf ? kHalf + j : 8 + j - kHalf;
+  return _mm512_load_si512(idx);
+}
+
+template <int Nb, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  constexpr bool kDecrypt = !kCfb;  // CFB decryption runs the cipher forwards
+  constexpr size_t kBs = 4 * Nb, kRegBytes = 2 * kBs;
+  if (n == 0) return;
+  const PermTables& t = tables<Nb>();
+  __m512i k[Nr + 1];
+  load_keys<Nr>(kDecrypt ? ks->dec : ks->enc, k);
+  const __m512i perm = load_table(kDecrypt ? t.dec : t.enc);
+  const __m512i first = load_table(kDecrypt ? t.dec_first : t.enc_first);
+  const __m512i pack = load_table(t.pack);
+  const __m512i k0 = permb(pack, k[0]);
+  const __m512i shift = shift_index<Nb>();
+  const __mmask8 one = dense_mask<Nb>(1), full = dense_mask<Nb>(2);
+  // The chaining block in the top block's qwords.
+  __m512i prev = _mm512_maskz_expand_epi64(full & ~one, _mm512_maskz_loadu_epi64(one, reg));
+  // What reg becomes: the last ciphertext block, read before in == out
+  // overwrites it (its position is public).
+  const __m512i last = _mm512_maskz_loadu_epi64(one, in + kBs * (n - 1));
+  while (n > 0) {
+    const bool whole = n >= kBatch;
+    __m512i c[kRegs], x[kRegs];
+    __mmask8 m[kRegs];
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) {
+      m[i] = whole ? full : tail_mask<Nb>(n, i);
+      c[i] = _mm512_maskz_loadu_epi64(m[i], in + kRegBytes * i);
+    }
+    const auto shifted = [&](int i) GPUCRYPTO_INLINE_LAMBDA {
+      return _mm512_maskz_permutex2var_epi64(__mmask8(0xff), i == 0 ? prev : c[i - 1], shift, c[i]);
+    };
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) {
+      x[i] = permb(first, _mm512_xor_si512(kCfb ? shifted(i) : c[i], k0));
+    }
+    rounds_after_first_perm<Nr, kDecrypt>(k, perm, x);
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) {
+      if constexpr (Nb == 6) x[i] = permb(pack, x[i]);
+      _mm512_mask_storeu_epi64(out + kRegBytes * i, m[i],
+                               _mm512_xor_si512(x[i], kCfb ? c[i] : shifted(i)));
+    }
+    prev = c[kRegs - 1];
+    const size_t done = whole ? kBatch : n;
+    in += done * kBs;
+    out += done * kBs;
+    n -= done;
+  }
+  _mm512_mask_storeu_epi64(reg, one, last);
+}
+
 using KernelShapes = Shapes<612, 613, 614, 814>;
 
 #include "ciphers/rijndael/simd_hooks.inc"

@@ -102,7 +102,7 @@ void check_modes(const CipherHw& hw, const void* ks, size_t bs, uint8_t* pt, uin
     fresh_iv();
     dec(hw, ks, bs, reg, ct, back, n);
     fresh_iv();
-    dec(hw, ks, bs, reg, ct, ct, n);  // in place: the staging path
+    dec(hw, ks, bs, reg, ct, ct, n);  // in place (the composition's staging path)
     declassify(ct, n * bs);
     declassify(back, n * bs);
     declassify(reg, bs);

@@ -259,9 +259,11 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
     report(tally, base + "decrypt 1 block",
            measure(g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), 1); }));
   // The chained modes over the hooks (engine/block_modes.h): CBC encryption
-  // (one single-block call per block, the register XOR) and CBC decryption
-  // (batch decrypt into the stack stage, XOR, copy); CFB and OFB run the same
-  // two kernels' shapes. Fixed vs random plaintext (ciphertext), public IV.
+  // (one single-block call per block, the register XOR), CBC and CFB
+  // decryption (the fused CipherHw::cbc_decrypt / cfb_decrypt kernels where
+  // the implementation has them, else batch transform into the stack stage,
+  // XOR, copy); CFB encryption and OFB run CBC encryption's shape. Fixed vs
+  // random plaintext (ciphertext), public IV.
   if (selected(base + "cbc encrypt"))
     report(tally, base + "cbc encrypt",
            measure(
@@ -280,6 +282,15 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
                  ctr = iv;
                },
                [&] { gpucrypto::cbc_decrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
+  if (selected(base + "cfb decrypt"))
+    report(tally, base + "cfb decrypt",
+           measure(
+               g_samples,
+               [&](int c) {
+                 pick(c, in, fixed_in);
+                 ctr = iv;
+               },
+               [&] { gpucrypto::cfb_decrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
   // CTR: the secret is the key stream, i.e. the key: fixed vs random keys
   // under a fixed counter, timing only the CTR call.
   if (selected(base + "ctr"))

@@ -52,13 +52,13 @@ std::vector<Target>& targets() {
 struct Side {
   EVP_CIPHER* cipher;
   EVP_CIPHER_CTX* ctx = nullptr;
-  Bytes out;
-  std::vector<std::pair<size_t, int>> ops;  // (observations before op, op), for the report
+  Bytes out{};
+  std::vector<std::pair<size_t, int>> ops{};  // (observations before op, op), for the report
   void note(int v) { out.push_back(uint8_t(v + 1)); }
   void note(const uint8_t* p, size_t n) { out.insert(out.end(), p, p + n); }
 };
 
-void run(Side& s, const Target& t, const uint8_t* key, const uint8_t* iv0, const Bytes& prog) {
+void run(Side& s, const uint8_t* key, const uint8_t* iv0, const Bytes& prog) {
   Reader r(prog.data(), prog.size());
   s.ctx = EVP_CIPHER_CTX_new();
   bool enc = true;
@@ -187,10 +187,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   r.bytes(iv, sizeof iv);
   const Bytes prog(r.rest(), r.rest() + r.left());
   Side ours{t.ours};
-  run(ours, t, key, iv, prog);
+  run(ours, key, iv, prog);
   if (t.theirs != nullptr) {
     Side theirs{t.theirs};
-    run(theirs, t, key, iv, prog);
+    run(theirs, key, iv, prog);
     if (ours.out != theirs.out) {
       size_t i = 0;
       while (i < ours.out.size() && i < theirs.out.size() && ours.out[i] == theirs.out[i]) ++i;
@@ -210,7 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                t.name, ours.out.size(), theirs.out.size());
   } else {
     Side again{t.ours};
-    run(again, t, key, iv, prog);
+    run(again, key, iv, prog);
     FUZZ_CHECK(ours.out == again.out, "%s: the same program gave two results", t.name);
   }
   return 0;

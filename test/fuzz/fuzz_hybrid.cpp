@@ -108,7 +108,9 @@ void server_share(const Hybrid& h, Reader& r) {
     const size_t mss = h.mlkem_first ? 0 : h.cl_ss;
     FUZZ_CHECK(std::memcmp(ss.data() + mss, want_ss, 32) == 0, "%s: ML-KEM half of the secret", h.name);
   } else {
-    FUZZ_CHECK(ERR_peek_error() != 0, "%s: decapsulation failed without an error", h.name);
+    // OpenSSL 3.0's EVP_PKEY_decapsulate returns 0 for an empty ciphertext
+    // before it reaches the provider, without an error; every other refusal is ours.
+    FUZZ_CHECK(len == 0 || ERR_peek_error() != 0, "%s: decapsulation failed without an error", h.name);
   }
   EVP_PKEY_CTX_free(d);
 }

@@ -133,16 +133,37 @@ __mmask8 tail_mask(size_t n, int i) {
   return dense_mask<Nb>(n - first >= 2 ? 2 : n - first);
 }
 
+// The cipher of one direction on kRegs registers of dense blocks: its round
+// keys and permutation tables, loaded once per call (ECB and the fused
+// CBC/CFB decryption share it).
+template <int Nb, int Nr, bool Decrypt>
+struct DenseCipher {
+  __m512i k[Nr + 1];
+  __m512i perm, first, pack, k0;
+  GPUCRYPTO_ALWAYS_INLINE explicit DenseCipher(const KeySched* ks) {
+    const PermTables& t = tables<Nb>();
+    load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
+    perm = load_table(Decrypt ? t.dec : t.enc);
+    first = load_table(Decrypt ? t.dec_first : t.enc_first);
+    pack = load_table(t.pack);
+    k0 = permb(pack, k[0]);  // round key 0, dense
+  }
+  // x: dense blocks in, dense blocks out.
+  GPUCRYPTO_ALWAYS_INLINE void crypt(__m512i* x) const {
+#pragma GCC unroll 16
+    for (int i = 0; i < kRegs; ++i) x[i] = permb(first, _mm512_xor_si512(x[i], k0));  // = perm for Nb = 8
+    rounds_after_first_perm<Nr, Decrypt>(k, perm, x);
+    if constexpr (Nb == 6) {
+#pragma GCC unroll 16
+      for (int i = 0; i < kRegs; ++i) x[i] = permb(pack, x[i]);
+    }
+  }
+};
+
 template <int Nb, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   constexpr size_t kRegBytes = 8 * Nb;  // two dense blocks
-  const PermTables& t = tables<Nb>();
-  __m512i k[Nr + 1];
-  load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
-  const __m512i perm = load_table(Decrypt ? t.dec : t.enc);
-  const __m512i first = load_table(Decrypt ? t.dec_first : t.enc_first);
-  const __m512i pack = load_table(t.pack);
-  const __m512i k0 = permb(pack, k[0]);  // round key 0, dense
+  const DenseCipher<Nb, Nr, Decrypt> cipher(ks);
   const __mmask8 full = dense_mask<Nb>(2);
   while (n > 0) {
     const bool whole = n >= kBatch;
@@ -152,14 +173,10 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
     for (int i = 0; i < kRegs; ++i) {
       m[i] = whole ? full : tail_mask<Nb>(n, i);
       x[i] = _mm512_maskz_loadu_epi64(m[i], in + kRegBytes * i);
-      x[i] = permb(first, _mm512_xor_si512(x[i], k0));  // = perm for Nb = 8
     }
-    rounds_after_first_perm<Nr, Decrypt>(k, perm, x);
+    cipher.crypt(x);
 #pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
-      if constexpr (Nb == 6) x[i] = permb(pack, x[i]);
-      _mm512_mask_storeu_epi64(out + kRegBytes * i, m[i], x[i]);
-    }
+    for (int i = 0; i < kRegs; ++i) _mm512_mask_storeu_epi64(out + kRegBytes * i, m[i], x[i]);
     const size_t done = whole ? kBatch : n;
     in += done * 4 * Nb;
     out += done * 4 * Nb;
@@ -288,13 +305,7 @@ void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* o
   constexpr bool kDecrypt = !kCfb;  // CFB decryption runs the cipher forwards
   constexpr size_t kBs = 4 * Nb, kRegBytes = 2 * kBs;
   if (n == 0) return;
-  const PermTables& t = tables<Nb>();
-  __m512i k[Nr + 1];
-  load_keys<Nr>(kDecrypt ? ks->dec : ks->enc, k);
-  const __m512i perm = load_table(kDecrypt ? t.dec : t.enc);
-  const __m512i first = load_table(kDecrypt ? t.dec_first : t.enc_first);
-  const __m512i pack = load_table(t.pack);
-  const __m512i k0 = permb(pack, k[0]);
+  const DenseCipher<Nb, Nr, kDecrypt> cipher(ks);
   const __m512i shift = shift_index<Nb>();
   const __mmask8 one = dense_mask<Nb>(1), full = dense_mask<Nb>(2);
   // The chaining block in the top block's qwords.
@@ -315,13 +326,10 @@ void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* o
       return _mm512_maskz_permutex2var_epi64(__mmask8(0xff), i == 0 ? prev : c[i - 1], shift, c[i]);
     };
 #pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
-      x[i] = permb(first, _mm512_xor_si512(kCfb ? shifted(i) : c[i], k0));
-    }
-    rounds_after_first_perm<Nr, kDecrypt>(k, perm, x);
+    for (int i = 0; i < kRegs; ++i) x[i] = kCfb ? shifted(i) : c[i];
+    cipher.crypt(x);
 #pragma GCC unroll 16
     for (int i = 0; i < kRegs; ++i) {
-      if constexpr (Nb == 6) x[i] = permb(pack, x[i]);
       _mm512_mask_storeu_epi64(out + kRegBytes * i, m[i],
                                _mm512_xor_si512(x[i], kCfb ? c[i] : shifted(i)));
     }

@@ -14,6 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -283,7 +284,7 @@ TEST_P(Modes, InPlaceAndMisaligned) {
     for (bool enc : {true, false}) {
       for (size_t off : {0, 3}) {
         Bytes buf(len + 8);
-        std::memcpy(buf.data() + off, (enc ? pt : ct).data(), len);
+        std::ranges::copy(enc ? pt : ct, buf.begin() + off);
         EVP_CIPHER* c = EVP_CIPHER_fetch(seven_->libctx(), n.name.c_str(), kOurs);
         EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
         ASSERT_EQ(EVP_CipherInit_ex2(ctx, c, key.data(), iv.data(), enc, nullptr), 1);
@@ -388,10 +389,9 @@ void check_chained_hook(const CipherAlgo& algo, const CipherHw& hw, bool cfb, st
       for (bool split : {false, true}) {
         // Guard bytes around both buffers: nothing past the n blocks is written.
         Bytes a(n * bs + 2 * bs, 0xa5), b(n * bs + 2 * bs, 0x5a), reg = iv;
-        std::memcpy(a.data() + c.in_off, ct.data(), ct.size());
+        std::ranges::copy(ct, a.begin() + c.in_off);
         Bytes want_a = a, want_b = b;
-        std::memcpy((c.in_place ? want_a.data() + c.in_off : want_b.data() + c.out_off), want.data(),
-                    want.size());
+        std::ranges::copy(want, c.in_place ? want_a.begin() + c.in_off : want_b.begin() + c.out_off);
         const uint8_t* in = a.data() + c.in_off;
         uint8_t* out = c.in_place ? a.data() + c.in_off : b.data() + c.out_off;
         if (!split) hook(ks.get(), reg.data(), in, out, n);

@@ -213,7 +213,8 @@ TEST(GcmVectors, Ctr32WrapAndPoolCombination) {
 }
 
 // GCM's AES-NI key expansion writes the encryption rows ciphers/rijndael's
-// generic expansion writes (the fused and the CTR kernels read only those).
+// generic expansion writes (the fused and the CTR kernels read only those),
+// and the H = E_K(0) it computes alongside is the reference cipher's.
 TEST(GcmVectors, FastAesKeysMatchRijndael) {
   const uint32_t f = cpu_features_detected();
   if ((f & kAESNI) == 0) GTEST_SKIP() << "no AES-NI";
@@ -229,6 +230,11 @@ TEST(GcmVectors, FastAesKeysMatchRijndael) {
         EXPECT_EQ(0, std::memcmp(k.ks + 32 * r, static_cast<const uint8_t*>(ref.get()) + 32 * r, 16))
             << a->name << " row " << r;
       }
+      // H = E_K(0^128), computed alongside the expansion, against the reference cipher.
+      uint8_t h[16];
+      const uint8_t zero[16] = {};
+      find_hw(*a, "ref")->encrypt(ref.get(), zero, h, 1);
+      EXPECT_EQ(to_hex(Bytes(h, h + 16)), to_hex(Bytes(k.h, k.h + 16))) << a->name;
     }
   }
 }

@@ -1,6 +1,6 @@
 // AES encryption key expansion (FIPS 197 §5.2) with AESKEYGENASSIST, for
 // GCM's key setup: GCM needs no decryption keys, and libssl and `openssl
-// speed` set a key per connection or per run, where the generic expansion
+// speed` set a key per connection or per message, where the generic expansion
 // of ciphers/rijndael (constant-time S-box arithmetic, both directions) would
 // cost microseconds. Writes the same enc rows into the shared KeySched.
 // Compiled with -maes -msse4.1; reached only after a CPU check.
@@ -62,19 +62,31 @@ void store_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k) {
   _mm_store_si128(reinterpret_cast<__m128i*>(ks->enc[r]), k);
 }
 
-void expand128(rijndael_impl::KeySched* ks, const uint8_t* key) {
+// Each expansion also runs E_K(0^128) (GCM's H) a round behind the rows it
+// produces: the AES rounds hide in the latency of the expansion chain instead
+// of a second pass over the stored schedule. e starts as 0 ^ row 0 = row 0.
+GPUCRYPTO_ALWAYS_INLINE __m128i round_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k,
+                                          __m128i e) {
+  store_row(ks, r, k);
+  return _mm_aesenc_si128(e, k);
+}
+
+__m128i expand128(rijndael_impl::KeySched* ks, const uint8_t* key) {
   __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
   store_row(ks, 0, k);
-  store_row(ks, 1, k = step128<0x01>(k));
-  store_row(ks, 2, k = step128<0x02>(k));
-  store_row(ks, 3, k = step128<0x04>(k));
-  store_row(ks, 4, k = step128<0x08>(k));
-  store_row(ks, 5, k = step128<0x10>(k));
-  store_row(ks, 6, k = step128<0x20>(k));
-  store_row(ks, 7, k = step128<0x40>(k));
-  store_row(ks, 8, k = step128<0x80>(k));
-  store_row(ks, 9, k = step128<0x1b>(k));
-  store_row(ks, 10, step128<0x36>(k));
+  __m128i e = k;
+  e = round_row(ks, 1, k = step128<0x01>(k), e);
+  e = round_row(ks, 2, k = step128<0x02>(k), e);
+  e = round_row(ks, 3, k = step128<0x04>(k), e);
+  e = round_row(ks, 4, k = step128<0x08>(k), e);
+  e = round_row(ks, 5, k = step128<0x10>(k), e);
+  e = round_row(ks, 6, k = step128<0x20>(k), e);
+  e = round_row(ks, 7, k = step128<0x40>(k), e);
+  e = round_row(ks, 8, k = step128<0x80>(k), e);
+  e = round_row(ks, 9, k = step128<0x1b>(k), e);
+  k = step128<0x36>(k);
+  store_row(ks, 10, k);
+  return _mm_aesenclast_si128(e, k);
 }
 
 // Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
@@ -84,23 +96,24 @@ GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
   b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
 }
 
-void expand256(rijndael_impl::KeySched* ks, const uint8_t* key) {
+__m128i expand256(rijndael_impl::KeySched* ks, const uint8_t* key) {
   __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
   __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
   store_row(ks, 0, a);
-  store_row(ks, 1, b);
-  step256<0x01>(a, b), store_row(ks, 2, a), store_row(ks, 3, b);
-  step256<0x02>(a, b), store_row(ks, 4, a), store_row(ks, 5, b);
-  step256<0x04>(a, b), store_row(ks, 6, a), store_row(ks, 7, b);
-  step256<0x08>(a, b), store_row(ks, 8, a), store_row(ks, 9, b);
-  step256<0x10>(a, b), store_row(ks, 10, a), store_row(ks, 11, b);
-  step256<0x20>(a, b), store_row(ks, 12, a), store_row(ks, 13, b);
+  __m128i e = round_row(ks, 1, b, a);
+  step256<0x01>(a, b), e = round_row(ks, 2, a, e), e = round_row(ks, 3, b, e);
+  step256<0x02>(a, b), e = round_row(ks, 4, a, e), e = round_row(ks, 5, b, e);
+  step256<0x04>(a, b), e = round_row(ks, 6, a, e), e = round_row(ks, 7, b, e);
+  step256<0x08>(a, b), e = round_row(ks, 8, a, e), e = round_row(ks, 9, b, e);
+  step256<0x10>(a, b), e = round_row(ks, 10, a, e), e = round_row(ks, 11, b, e);
+  step256<0x20>(a, b), e = round_row(ks, 12, a, e), e = round_row(ks, 13, b, e);
   a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
   store_row(ks, 14, a);
+  return _mm_aesenclast_si128(e, a);
 }
 
-// Any Nk word by word (AES-192).
-void expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, unsigned nr) {
+// Any Nk word by word (AES-192); E_K(0^128) from the stored rows.
+__m128i expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, unsigned nr) {
   const unsigned total = 4 * (nr + 1);
   uint32_t w[4 * (rijndael_impl::kMaxRounds + 1)];
   std::memcpy(w, key, 4 * nk);
@@ -115,26 +128,33 @@ void expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, 
   }
   for (unsigned r = 0; r <= nr; ++r) std::memcpy(ks->enc[r], w + 4 * r, 16);
   OPENSSL_cleanse(w, sizeof w);
+  const auto row = [&](unsigned r) { return _mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])); };
+  __m128i e = row(0);
+  for (unsigned r = 1; r < nr; ++r) e = _mm_aesenc_si128(e, row(r));
+  return _mm_aesenclast_si128(e, row(nr));
 }
 
 }  // namespace
 
 // Writes enc rows 0..Nr (16 key bytes each; the upper halves stay as the
-// zero-initialised schedule has them), nb and nr. The dec rows are left
-// alone: GCM never decrypts a block.
-void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen) {
+// zero-initialised schedule has them), nb and nr, and h = E_K(0^128). The
+// dec rows are left alone: GCM never decrypts a block.
+void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen, uint8_t h[16]) {
   auto* ks = static_cast<rijndael_impl::KeySched*>(vks);
   const unsigned nk = unsigned(keylen / 4), nr = nk + 6;
-  if (nk == 4) {
-    expand128(ks, key);
-  } else if (nk == 8) {
-    expand256(ks, key);
-  } else {
-    expand_words(ks, key, nk, nr);
-  }
+  const __m128i e = nk == 4 ? expand128(ks, key) : nk == 8 ? expand256(ks, key) : expand_words(ks, key, nk, nr);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), e);
   for (unsigned r = nr + 1; r <= rijndael_impl::kMaxRounds; ++r) std::memset(ks->enc[r], 0, 16);
   ks->nb = 4;
   ks->nr = nr;
+}
+
+void aes_encrypt_block_aesni(const void* vks, const uint8_t in[16], uint8_t out[16]) {
+  const auto* ks = static_cast<const rijndael_impl::KeySched*>(vks);
+  const auto row = [&](unsigned r) { return _mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])); };
+  __m128i e = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), row(0));
+  for (unsigned r = 1; r < ks->nr; ++r) e = _mm_aesenc_si128(e, row(r));  // nr is public
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_aesenclast_si128(e, row(ks->nr)));
 }
 
 constinit const uint32_t kAesKeysAesniRequired = compiled_features();

@@ -105,15 +105,20 @@ bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uin
     return false;
   const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
   const bool sm4 = std::strcmp(algo.name, "SM4") == 0;
-  if (aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0) {
-    gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes);  // same enc rows, no dec keys
-  } else if (sm4 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0) {
-    gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
+  const bool aesni = aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0;
+  // A named block implementation (tests) still encrypts each J0 itself.
+  k->aesni_block = aesni && block_impl == nullptr;
+  if (aesni) {
+    gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h);  // same enc rows, no dec keys
   } else {
-    OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
-    hw->setkey(k->ks, key, algo.key_bytes, false);
+    if (sm4 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0) {
+      gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
+    } else {
+      OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
+      hw->setkey(k->ks, key, algo.key_bytes, false);
+    }
+    hw->encrypt(k->ks, kZero, k->h, 1);
   }
-  hw->encrypt(k->ks, kZero, k->h, 1);
   gh->init(&k->gkey, k->h);
   k->hw = hw;
   k->ghash = gh;
@@ -141,7 +146,11 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
     store_be64(lens + 8, uint64_t(ivlen) * 8);
     k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
   }
-  k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
+  if (k.aesni_block) {
+    gcm_impl::aes_encrypt_block_aesni(k.ks, s->ctr, s->ek0);
+  } else {
+    k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
+  }
   gcm_ctr32_add(s->ctr, 1);
 }
 

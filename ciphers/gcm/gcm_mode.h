@@ -27,6 +27,7 @@ struct alignas(64) GcmKey {
   const CipherHw* hw;
   const GhashHw* ghash;
   const AesGcmHw* fused;  // nullptr: CTR hook and GHASH stitched per 4 KiB
+  bool aesni_block;       // E_K(J0) with AES-NI on the schedule (not through hw)
 };
 
 // Per-message state (IV, lengths, partial blocks).

@@ -33,7 +33,8 @@ struct alignas(64) GhashKey {
   uint8_t kara[kGhashPowers + 3][16];
   // Powers present: kGhashFewPowers after init (what short messages need:
   // key setup stays cheap for libssl and `openssl speed`, which set a key
-  // per connection or per run), kGhashPowers after extend. Public.
+  // per connection, OpenSSL 3.0's `speed` per message), kGhashPowers after
+  // extend. Public.
   uint32_t npowers;
 };
 inline constexpr uint32_t kGhashFewPowers = 8;

@@ -13,6 +13,24 @@ namespace {
 
 #include "ciphers/gcm/ghash_clmul.inc"
 
+// H^1 .. H^8 at key setup (clmul_extend adds H^9 .. H^32 when needed).
+void clmul_init(GhashKey* key, const uint8_t h[16]) {
+  __m128i p[kGhashFewPowers + 1];
+  p[1] = load_spec(h);
+  p[2] = gf_mul(p[1], p[1]);
+  p[3] = gf_mul(p[2], p[1]);
+  p[4] = gf_mul(p[2], p[2]);
+  p[5] = gf_mul(p[1], p[4]);
+  p[6] = gf_mul(p[2], p[4]);
+  p[7] = gf_mul(p[3], p[4]);
+  p[8] = gf_mul(p[4], p[4]);
+  for (size_t m = 1; m <= kGhashFewPowers; ++m) store_power(key, m, p[m]);
+  std::memset(key->pow[kGhashPowers], 0, 3 * 16);
+  std::memset(key->kara[kGhashPowers], 0, 3 * 16);
+  key->npowers = kGhashFewPowers;
+  OPENSSL_cleanse(p, sizeof p);
+}
+
 // H^9 .. H^32 in four independent chains H^(m+4) = H^m * H^4 (bound by
 // multiply throughput, not latency).
 void clmul_extend(GhashKey* key) {

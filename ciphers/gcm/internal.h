@@ -11,8 +11,11 @@ extern const GhashHw kGhashVpclmul512;  // ghash_vpclmul512.cpp: VPCLMULQDQ zmm,
 extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + GHASH fused
 
 // aes_keys_aesni.cpp: the encryption half of ciphers/rijndael's KeySched for
-// AES (keylen 16, 24, 32) with AESKEYGENASSIST; needs kAesKeysAesniRequired.
-void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen);
+// AES (keylen 16, 24, 32) with AESKEYGENASSIST, and h = E_K(0^128) (GCM's
+// hash key) computed alongside; needs kAesKeysAesniRequired.
+void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16]);
+// One block with the enc rows of that schedule (GCM's E_K(J0) per message).
+void aes_encrypt_block_aesni(const void* ks, const uint8_t in[16], uint8_t out[16]);
 extern const uint32_t kAesKeysAesniRequired;
 
 // sm4_keys_gfni.cpp: ciphers/sm4's Schedule with the GFNI S-box; needs

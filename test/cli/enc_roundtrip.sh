@@ -26,7 +26,7 @@ while read -r name key iv block; do
     n=$((n + 1))
   done
 done <<< "$CIPHERS"
-# A corrupted last CBC block: bad padding, "bad decrypt" (as the default
+# A corrupted CBC ciphertext (its padding broken): bad padding, "bad decrypt" (as the default
 # provider says); the same file from the default provider is refused alike.
 K=00112233445566778899aabbccddeeff
 IV=000102030405060708090a0b0c0d0e0f
@@ -36,12 +36,20 @@ for name in AES-128-CBC SM4-CBC SKINNY-128-256-CBC; do
   "$OPENSSL" enc -e "-$name" -K "$KEY" -iv "$IV" -propquery provider=gpucrypto "${PROV[@]}" \
     -in "$TMP/plain" -out "$TMP/ct"
   size=$(stat -c %s "$TMP/ct")
-  # Overwrite the last block's first bytes (a valid pad after that is unlikely:
-  # the check below would then say so, and the file is fixed, not random).
-  printf '\x5a\xa5\x5a\xa5' | dd of="$TMP/ct" bs=1 seek=$((size - 16)) conv=notrunc status=none
+  # The last plaintext byte is the pad length p (16-byte blocks); CBC XORs the
+  # previous ciphertext block into it, so XORing p into that block's last byte
+  # makes the decrypted pad byte 0: invalid padding, always (overwriting the
+  # last block itself would leave a random pad, valid about once in 256 runs).
+  pad=$((16 - $(stat -c %s "$TMP/plain") % 16))
+  at=$((size - 17))
+  byte=$(od -An -tu1 -j "$at" -N1 "$TMP/ct" | tr -d ' ')
+  printf "\\x$(printf %02x $((byte ^ pad)))" | dd of="$TMP/ct" bs=1 seek="$at" conv=notrunc status=none
+  last=$("$OPENSSL" enc -d "-$name" -nopad -K "$KEY" -iv "$IV" -propquery provider=gpucrypto \
+    "${PROV[@]}" -in "$TMP/ct" | tail -c 1 | od -An -tu1 | tr -d ' ')
+  [ "$last" = 0 ] || fail "$name: the corrupted pad byte decrypts to '$last', not 0"
   if "$OPENSSL" enc -d "-$name" -K "$KEY" -iv "$IV" -propquery provider=gpucrypto "${PROV[@]}" \
       -in "$TMP/ct" -out "$TMP/back" 2> "$TMP/err"; then
-    fail "$name: a corrupted last block decrypted"
+    fail "$name: a ciphertext with broken padding decrypted"
   fi
   grep -q "bad decrypt" "$TMP/err" || fail "$name: no 'bad decrypt': $(cat "$TMP/err")"
   if [[ $name != SKINNY* ]] && "$OPENSSL" enc -d "-$name" -K "$KEY" -iv "$IV" -propquery provider=default \

@@ -268,9 +268,7 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
 // One batch: AES rounds on the counters c[] with the GHASH of `gin` (n_gh
 // blocks, 0: none) in the same body, then out = in ^ E(c) for n blocks
 // (masked when n < 32). Returns the new x. kFull: n == n_gh == 32, known at
-// compile time (the steady state: no masks, no branches). R: the AES
-// registers a short batch needs (n <= 4R; the GHASH of `gin` still takes
-// up to all eight), so a 1-block message pays for one register of rounds.
+// compile time (the steady state: no masks, no branches).
 //
 // GHASH registers are loaded in the round that hashes them (decryption's
 // `gin` is `in`: every load precedes the stores of the last round, so in
@@ -278,18 +276,18 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
 // batches, in the order ghash_run uses: register 0, the one carrying the
 // previous batch's x, after round 8, by which time the previous reduction
 // has long finished.
-template <int Nr, bool kFull, int R = kRegs>
+template <int Nr, bool kFull>
 GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m512i* c,
                                       __m128i x, const uint8_t* gin, size_t n_gh,
                                       const uint8_t* in, uint8_t* out, size_t n) {
   if (kFull) n = n_gh = kBatch;
   Acc512 a = acc_zero();
 #pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) c[i] = _mm512_xor_si512(c[i], k[0]);
+  for (int i = 0; i < kRegs; ++i) c[i] = _mm512_xor_si512(c[i], k[0]);
 #pragma GCC unroll 16
   for (int r = 1; r < Nr; ++r) {
 #pragma GCC unroll 8
-    for (int i = 0; i < R; ++i) c[i] = _mm512_aesenc_epi128(c[i], k[r]);
+    for (int i = 0; i < kRegs; ++i) c[i] = _mm512_aesenc_epi128(c[i], k[r]);
     if (kFull) {  // a pair every second round: (7, 6) after round 2 ... (1, 0) after round 8
       const int j = kRegs + 1 - r;
       if (r % 2 == 0 && j > 0) ghash_pair(key, a, run_reg(x, gin, n_gh, j), run_reg(x, gin, n_gh, j - 1), j);
@@ -300,24 +298,12 @@ GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m
   }
   // The input folded into the last round key: AESENCLAST ends with the key XOR.
 #pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) {
+  for (int i = 0; i < kRegs; ++i) {
     const __mmask8 m = kFull || n == kBatch ? __mmask8(0xff) : tail_mask(n, i);
     const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
     _mm512_mask_storeu_epi64(out + 64 * i, m, _mm512_aesenclast_epi128(c[i], kin));
   }
   return kFull || n_gh != 0 ? reduce512(a) : x;
-}
-
-// A batch that is not the steady state, on as many AES registers as its n
-// blocks need (n is public).
-template <int Nr>
-GPUCRYPTO_ALWAYS_INLINE __m128i short_batch(const GhashKey* key, const __m512i* k, __m512i* c,
-                                            __m128i x, const uint8_t* gin, size_t n_gh,
-                                            const uint8_t* in, uint8_t* out, size_t n) {
-  if (n <= 4) return batch<Nr, false, 1>(key, k, c, x, gin, n_gh, in, out, n);
-  if (n <= 8) return batch<Nr, false, 2>(key, k, c, x, gin, n_gh, in, out, n);
-  if (n <= 16) return batch<Nr, false, 4>(key, k, c, x, gin, n_gh, in, out, n);
-  return batch<Nr, false>(key, k, c, x, gin, n_gh, in, out, n);
 }
 
 template <int Nr, bool kDecrypt>
@@ -336,11 +322,11 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
     make_counters(hi, lo, c);
     if (kDecrypt) {
       x = m == kBatch ? batch<Nr, true>(key, k, c, x, in, m, in, out, m)
-                      : short_batch<Nr>(key, k, c, x, in, m, in, out, m);
+                      : batch<Nr, false>(key, k, c, x, in, m, in, out, m);
     } else {
       x = m == kBatch && pending_n == kBatch
               ? batch<Nr, true>(key, k, c, x, pending, pending_n, in, out, m)
-              : short_batch<Nr>(key, k, c, x, pending, pending_n, in, out, m);
+              : batch<Nr, false>(key, k, c, x, pending, pending_n, in, out, m);
       pending = out;
       pending_n = m;
     }

@@ -62,6 +62,14 @@ void store_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k) {
   _mm_store_si128(reinterpret_cast<__m128i*>(ks->enc[r]), k);
 }
 
+// One block through the stored enc rows 0..nr (nr is public).
+GPUCRYPTO_ALWAYS_INLINE __m128i encrypt_rows(const rijndael_impl::KeySched* ks, unsigned nr, __m128i x) {
+  const auto row = [&](unsigned r) { return _mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])); };
+  x = _mm_xor_si128(x, row(0));
+  for (unsigned r = 1; r < nr; ++r) x = _mm_aesenc_si128(x, row(r));
+  return _mm_aesenclast_si128(x, row(nr));
+}
+
 // Each expansion also runs E_K(0^128) (GCM's H) a round behind the rows it
 // produces: the AES rounds hide in the latency of the expansion chain instead
 // of a second pass over the stored schedule. e starts as 0 ^ row 0 = row 0.
@@ -128,10 +136,7 @@ __m128i expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned n
   }
   for (unsigned r = 0; r <= nr; ++r) std::memcpy(ks->enc[r], w + 4 * r, 16);
   OPENSSL_cleanse(w, sizeof w);
-  const auto row = [&](unsigned r) { return _mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])); };
-  __m128i e = row(0);
-  for (unsigned r = 1; r < nr; ++r) e = _mm_aesenc_si128(e, row(r));
-  return _mm_aesenclast_si128(e, row(nr));
+  return encrypt_rows(ks, nr, _mm_setzero_si128());
 }
 
 }  // namespace
@@ -151,10 +156,8 @@ void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen, uint8_t h[16
 
 void aes_encrypt_block_aesni(const void* vks, const uint8_t in[16], uint8_t out[16]) {
   const auto* ks = static_cast<const rijndael_impl::KeySched*>(vks);
-  const auto row = [&](unsigned r) { return _mm_load_si128(reinterpret_cast<const __m128i*>(ks->enc[r])); };
-  __m128i e = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), row(0));
-  for (unsigned r = 1; r < ks->nr; ++r) e = _mm_aesenc_si128(e, row(r));  // nr is public
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_aesenclast_si128(e, row(ks->nr)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   encrypt_rows(ks, ks->nr, _mm_loadu_si128(reinterpret_cast<const __m128i*>(in))));
 }
 
 constinit const uint32_t kAesKeysAesniRequired = compiled_features();

@@ -32,8 +32,8 @@ struct alignas(64) GhashKey {
   // it zero). Same layout and padding as pow.
   uint8_t kara[kGhashPowers + 3][16];
   // Powers present: kGhashFewPowers after init (what short messages need:
-  // key setup stays cheap for libssl and `openssl speed`, which set a key
-  // per connection, OpenSSL 3.0's `speed` per message), kGhashPowers after
+  // key setup stays cheap where keys are set often, libssl once per
+  // connection, OpenSSL 3.0's `speed` once per message), kGhashPowers after
   // extend. Public.
   uint32_t npowers;
 };

@@ -26,8 +26,9 @@ while read -r name key iv block; do
     n=$((n + 1))
   done
 done <<< "$CIPHERS"
-# A corrupted CBC ciphertext (its padding broken): bad padding, "bad decrypt" (as the default
-# provider says); the same file from the default provider is refused alike.
+# A corrupted CBC ciphertext (its padding broken): "bad decrypt" (as the
+# default provider says); the same file from the default provider is refused
+# alike.
 K=00112233445566778899aabbccddeeff
 IV=000102030405060708090a0b0c0d0e0f
 for name in AES-128-CBC SM4-CBC SKINNY-128-256-CBC; do

@@ -145,12 +145,16 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
                  c->algo->key_bytes, keylen);
       return 0;
     }
-    if (!gcm_set_key(&c->key, *c->algo, c->prov->config.features(), key)) {
+    // An IV given with the key (one-shot use) has its E_K(J0) made in the
+    // key expansion's pass.
+    if (!gcm_set_key_iv(&c->key, *c->algo, c->prov->config.features(), key, iv != nullptr ? c->iv : nullptr,
+                        iv != nullptr ? c->ivlen : 0)) {
       GPUC_RAISE(c->prov, kErrInternal, "no GCM implementation for %s", c->algo->name);
       return 0;
     }
-    // As CRYPTO_gcm128_init: a new key starts from a zero state.
-    OPENSSL_cleanse(&c->st, sizeof c->st);
+    // As CRYPTO_gcm128_init: a new key starts from a zero state (the state
+    // stays in use: a plain memset is not elided).
+    std::memset(&c->st, 0, sizeof c->st);
     c->key_set = true;
     c->tls_enc_records = 0;
   }

@@ -70,19 +70,33 @@ GPUCRYPTO_ALWAYS_INLINE __m128i encrypt_rows(const rijndael_impl::KeySched* ks, 
   return _mm_aesenclast_si128(x, row(nr));
 }
 
-// Each expansion also runs E_K(0^128) (GCM's H) a round behind the rows it
-// produces: the AES rounds hide in the latency of the expansion chain instead
-// of a second pass over the stored schedule. e starts as 0 ^ row 0 = row 0.
-GPUCRYPTO_ALWAYS_INLINE __m128i round_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k,
-                                          __m128i e) {
+// Each expansion also runs two blocks, E_K(0^128) (GCM's H) and E_K(J0)
+// (the tag mask of the message whose IV came with the key, or of a zero
+// block), a round behind the rows it produces: the AES rounds hide in the
+// latency of the expansion chain instead of a second pass over the stored
+// schedule. Both start as block ^ row 0.
+struct Two {
+  __m128i h, j;
+};
+
+GPUCRYPTO_ALWAYS_INLINE Two round_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k, Two e) {
   store_row(ks, r, k);
-  return _mm_aesenc_si128(e, k);
+  return {_mm_aesenc_si128(e.h, k), _mm_aesenc_si128(e.j, k)};
 }
 
-__m128i expand128(rijndael_impl::KeySched* ks, const uint8_t* key) {
-  __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+GPUCRYPTO_ALWAYS_INLINE Two last_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k, Two e) {
+  store_row(ks, r, k);
+  return {_mm_aesenclast_si128(e.h, k), _mm_aesenclast_si128(e.j, k)};
+}
+
+GPUCRYPTO_ALWAYS_INLINE Two first_row(rijndael_impl::KeySched* ks, __m128i k, __m128i j) {
   store_row(ks, 0, k);
-  __m128i e = k;
+  return {k, _mm_xor_si128(j, k)};
+}
+
+Two expand128(rijndael_impl::KeySched* ks, const uint8_t* key, __m128i j) {
+  __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  Two e = first_row(ks, k, j);
   e = round_row(ks, 1, k = step128<0x01>(k), e);
   e = round_row(ks, 2, k = step128<0x02>(k), e);
   e = round_row(ks, 3, k = step128<0x04>(k), e);
@@ -92,9 +106,7 @@ __m128i expand128(rijndael_impl::KeySched* ks, const uint8_t* key) {
   e = round_row(ks, 7, k = step128<0x40>(k), e);
   e = round_row(ks, 8, k = step128<0x80>(k), e);
   e = round_row(ks, 9, k = step128<0x1b>(k), e);
-  k = step128<0x36>(k);
-  store_row(ks, 10, k);
-  return _mm_aesenclast_si128(e, k);
+  return last_row(ks, 10, step128<0x36>(k), e);
 }
 
 // Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
@@ -104,11 +116,10 @@ GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
   b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
 }
 
-__m128i expand256(rijndael_impl::KeySched* ks, const uint8_t* key) {
+Two expand256(rijndael_impl::KeySched* ks, const uint8_t* key, __m128i j) {
   __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
   __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
-  store_row(ks, 0, a);
-  __m128i e = round_row(ks, 1, b, a);
+  Two e = round_row(ks, 1, b, first_row(ks, a, j));
   step256<0x01>(a, b), e = round_row(ks, 2, a, e), e = round_row(ks, 3, b, e);
   step256<0x02>(a, b), e = round_row(ks, 4, a, e), e = round_row(ks, 5, b, e);
   step256<0x04>(a, b), e = round_row(ks, 6, a, e), e = round_row(ks, 7, b, e);
@@ -116,12 +127,12 @@ __m128i expand256(rijndael_impl::KeySched* ks, const uint8_t* key) {
   step256<0x10>(a, b), e = round_row(ks, 10, a, e), e = round_row(ks, 11, b, e);
   step256<0x20>(a, b), e = round_row(ks, 12, a, e), e = round_row(ks, 13, b, e);
   a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
-  store_row(ks, 14, a);
-  return _mm_aesenclast_si128(e, a);
+  return last_row(ks, 14, a, e);
 }
 
-// Any Nk word by word (AES-192); E_K(0^128) from the stored rows.
-__m128i expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, unsigned nr) {
+// Any Nk word by word (AES-192); both blocks from the stored rows.
+Two expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned nk, unsigned nr,
+                 __m128i j) {
   const unsigned total = 4 * (nr + 1);
   uint32_t w[4 * (rijndael_impl::kMaxRounds + 1)];
   std::memcpy(w, key, 4 * nk);
@@ -136,19 +147,26 @@ __m128i expand_words(rijndael_impl::KeySched* ks, const uint8_t* key, unsigned n
   }
   for (unsigned r = 0; r <= nr; ++r) std::memcpy(ks->enc[r], w + 4 * r, 16);
   OPENSSL_cleanse(w, sizeof w);
-  return encrypt_rows(ks, nr, _mm_setzero_si128());
+  return {encrypt_rows(ks, nr, _mm_setzero_si128()), encrypt_rows(ks, nr, j)};
 }
 
 }  // namespace
 
 // Writes enc rows 0..Nr (16 key bytes each; the upper halves stay as the
-// zero-initialised schedule has them), nb and nr, and h = E_K(0^128). The
-// dec rows are left alone: GCM never decrypts a block.
-void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen, uint8_t h[16]) {
+// zero-initialised schedule has them), nb and nr, h = E_K(0^128) and, when
+// j_in is not null, j_out = E_K(j_in). The dec rows are left alone: GCM
+// never decrypts a block.
+void aes_setkey_aesni(void* vks, const uint8_t* key, size_t keylen, uint8_t h[16],
+                      const uint8_t* j_in, uint8_t* j_out) {
   auto* ks = static_cast<rijndael_impl::KeySched*>(vks);
   const unsigned nk = unsigned(keylen / 4), nr = nk + 6;
-  const __m128i e = nk == 4 ? expand128(ks, key) : nk == 8 ? expand256(ks, key) : expand_words(ks, key, nk, nr);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), e);
+  const __m128i j = j_in != nullptr ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(j_in))
+                                    : _mm_setzero_si128();
+  const Two e = nk == 4   ? expand128(ks, key, j)
+                : nk == 8 ? expand256(ks, key, j)
+                          : expand_words(ks, key, nk, nr, j);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), e.h);
+  if (j_out != nullptr) _mm_storeu_si128(reinterpret_cast<__m128i*>(j_out), e.j);
   for (unsigned r = nr + 1; r <= rijndael_impl::kMaxRounds; ++r) std::memset(ks->enc[r], 0, 16);
   ks->nb = 4;
   ks->nr = nr;

@@ -95,45 +95,80 @@ void gcm_ctr32_add(uint8_t ctr[16], uint64_t n) {
   store_be32(ctr + 12, uint32_t(load_be32(ctr + 12) + uint32_t(n)));
 }
 
-bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
-                 const char* block_impl, const char* ghash_impl, bool fused) {
-  if (algo.block_bytes != 16) return false;
-  const CipherHw* hw = block_impl != nullptr ? find_hw(algo, block_impl) : &select_hw(algo, features);
-  const GhashHw* gh = ghash_impl != nullptr ? find_ghash(ghash_impl) : &select_ghash(features);
-  if (hw == nullptr || gh == nullptr || hw->ks_bytes > kGcmMaxSchedule ||
-      (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
-    return false;
-  const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
-  const bool sm4 = std::strcmp(algo.name, "SM4") == 0;
-  const bool aesni = aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0;
-  // A named block implementation (tests) still encrypts each J0 itself.
-  k->aesni_block = aesni && block_impl == nullptr;
-  if (aesni) {
-    gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h);  // same enc rows, no dec keys
+namespace {
+
+// J0 of a 12-byte IV: IV || 0^31 || 1.
+void j0_of_iv12(uint8_t j0[16], const uint8_t* iv) {
+  std::memcpy(j0, iv, 12);
+  j0[12] = j0[13] = j0[14] = 0;
+  j0[15] = 1;
+}
+
+bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+             const char* block_impl, const char* ghash_impl, bool fused, const uint8_t* j0) {
+  const bool named = block_impl != nullptr || ghash_impl != nullptr || !fused;
+  if (named || k->chosen_for != &algo || k->chosen_features != features) {
+    if (algo.block_bytes != 16) return false;
+    const CipherHw* hw = block_impl != nullptr ? find_hw(algo, block_impl) : &select_hw(algo, features);
+    const GhashHw* gh = ghash_impl != nullptr ? find_ghash(ghash_impl) : &select_ghash(features);
+    if (hw == nullptr || gh == nullptr || hw->ks_bytes > kGcmMaxSchedule ||
+        (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
+      return false;
+    const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
+    k->hw = hw;
+    k->ghash = gh;
+    k->aesni_keys = aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0;
+    // A named block implementation (tests) still encrypts each J0 itself.
+    k->aesni_block = k->aesni_keys && block_impl == nullptr;
+    k->sm4_gfni = std::strcmp(algo.name, "SM4") == 0 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0;
+    // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
+    // implementation wrote it.
+    k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
+                                                                              : nullptr;
+    k->chosen_for = named ? nullptr : &algo;
+    k->chosen_features = features;
+  }
+  k->has_ek0 = false;
+  if (k->aesni_keys) {
+    // Same enc rows as any AES implementation's, no dec keys.
+    if (j0 != nullptr && k->aesni_block) {
+      std::memcpy(k->j0, j0, 16);
+      gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h, k->j0, k->ek0);
+      k->has_ek0 = true;
+    } else {
+      gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h);
+    }
   } else {
-    if (sm4 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0) {
+    if (k->sm4_gfni) {
       gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
     } else {
       OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
-      hw->setkey(k->ks, key, algo.key_bytes, false);
+      k->hw->setkey(k->ks, key, algo.key_bytes, false);
     }
-    hw->encrypt(k->ks, kZero, k->h, 1);
+    k->hw->encrypt(k->ks, kZero, k->h, 1);
   }
-  gh->init(&k->gkey, k->h);
-  k->hw = hw;
-  k->ghash = gh;
-  // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
-  // implementation wrote it.
-  k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
-                                                                            : nullptr;
+  k->ghash->init(&k->gkey, k->h);
   return true;
+}
+
+}  // namespace
+
+bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+                 const char* block_impl, const char* ghash_impl, bool fused) {
+  return set_key(k, algo, features, key, block_impl, ghash_impl, fused, nullptr);
+}
+
+bool gcm_set_key_iv(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+                    const uint8_t* iv, size_t ivlen) {
+  uint8_t j0[16];
+  if (ivlen == 12) j0_of_iv12(j0, iv);
+  return set_key(k, algo, features, key, nullptr, nullptr, true, ivlen == 12 ? j0 : nullptr);
 }
 
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
   std::memset(s, 0, sizeof *s);
   if (ivlen == 12) {
-    std::memcpy(s->ctr, iv, 12);
-    s->ctr[15] = 1;
+    j0_of_iv12(s->ctr, iv);
   } else {  // J0 = GHASH(IV || 0^s || 0^64 || [len(IV)]_64)
     const size_t whole = ivlen / 16, rest = ivlen % 16;
     k.ghash->ghash(&k.gkey, s->ctr, iv, whole);
@@ -146,7 +181,9 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
     store_be64(lens + 8, uint64_t(ivlen) * 8);
     k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
   }
-  if (k.aesni_block) {
+  if (k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0) {  // J0 is public
+    std::memcpy(s->ek0, k.ek0, 16);
+  } else if (k.aesni_block) {
     gcm_impl::aes_encrypt_block_aesni(k.ks, s->ctr, s->ek0);
   } else {
     k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);

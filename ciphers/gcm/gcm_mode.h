@@ -27,7 +27,18 @@ struct alignas(64) GcmKey {
   const CipherHw* hw;
   const GhashHw* ghash;
   const AesGcmHw* fused;  // nullptr: CTR hook and GHASH stitched per 4 KiB
+  bool aesni_keys;        // AES schedule and H with AESKEYGENASSIST (aes_keys_aesni.cpp)
   bool aesni_block;       // E_K(J0) with AES-NI on the schedule (not through hw)
+  bool sm4_gfni;          // SM4 schedule with the GFNI S-box (sm4_keys_gfni.cpp)
+  // The implementations above were chosen for `algo` and `features` with no
+  // names (the provider's case): a new key for them skips the choice.
+  const CipherAlgo* chosen_for = nullptr;
+  uint32_t chosen_features = 0;
+  // E_K(j0), computed with the key when the message's IV came with it
+  // (gcm_set_key_iv); gcm_set_iv uses it for that J0. has_ek0 is public.
+  uint8_t j0[16];
+  uint8_t ek0[16];
+  bool has_ek0 = false;
 };
 
 // Per-message state (IV, lengths, partial blocks).
@@ -58,6 +69,13 @@ struct GcmBulk {
 bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
                  const char* block_impl = nullptr, const char* ghash_impl = nullptr,
                  bool fused = true);
+
+// gcm_set_key (best implementations) for a key that comes with the first
+// message's IV, as in one-shot APIs and `openssl speed` (EVP_EncryptInit_ex
+// with both): for a 12-byte IV, E_K(J0) runs in the AES key expansion's pass
+// (where AES-NI expands the key) and gcm_set_iv takes it from the key.
+bool gcm_set_key_iv(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
+                    const uint8_t* iv, size_t ivlen);
 
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen);
 // 0, or -1 (AAD over 2^61 bytes), -2 (AAD after data) as CRYPTO_gcm128_aad.

@@ -12,8 +12,10 @@ extern const AesGcmHw kAesGcmVaes512;   // ghash_vpclmul512.cpp: VAES-512 CTR + 
 
 // aes_keys_aesni.cpp: the encryption half of ciphers/rijndael's KeySched for
 // AES (keylen 16, 24, 32) with AESKEYGENASSIST, and h = E_K(0^128) (GCM's
-// hash key) computed alongside; needs kAesKeysAesniRequired.
-void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16]);
+// hash key) computed alongside, and j_out = E_K(j_in) too when j_in is not
+// null (a J0 known at key setup); needs kAesKeysAesniRequired.
+void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16],
+                      const uint8_t* j_in = nullptr, uint8_t* j_out = nullptr);
 // One block with the enc rows of that schedule (GCM's E_K(J0) per message).
 void aes_encrypt_block_aesni(const void* ks, const uint8_t in[16], uint8_t out[16]);
 extern const uint32_t kAesKeysAesniRequired;

@@ -48,6 +48,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -329,7 +330,7 @@ void check_ciphers(Tally* tally) {
 void check_gcm(Tally* tally) {
   const uint32_t have = gpucrypto::cpu_features_detected();
   std::unique_ptr<void, AlignedFree> mem(std::aligned_alloc(64, (sizeof(gpucrypto::GcmKey) + 63) / 64 * 64));
-  auto* gk = static_cast<gpucrypto::GcmKey*>(mem.get());
+  auto* gk = new (mem.get()) gpucrypto::GcmKey();  // trivially destructible
   std::vector<uint8_t> h(16), fixed_h(16), in(16 * 40), fixed_in(16 * 40), x(16), out(16 * 40);
   random_fill(fixed_h.data(), 16);
   random_fill(fixed_in.data(), fixed_in.size());

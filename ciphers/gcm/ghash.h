@@ -25,7 +25,10 @@ inline constexpr size_t kGhashPowers = 32;
 struct alignas(64) GhashKey {
   // pow[i] = H^(kGhashPowers - i): a run of n <= 32 blocks multiplies block j
   // by pow[kGhashPowers - n + j]. Three zero blocks follow, so a masked tail
-  // may load whole 64-byte rows past the last power.
+  // may load whole 64-byte rows past the last power. The carry-less-multiply
+  // hooks keep each power twisted, times x^-1 (the 128-bit value shifted left
+  // by one, 0xC2..01 XORed in when its top bit falls out; ghash_clmul.inc),
+  // ref keeps it as is: a key is used with the GhashHw that set it (GcmKey).
   uint8_t pow[kGhashPowers + 3][16];
   // kara[i]: both 64-bit halves of pow[i] XORed, in each half: the middle
   // factor of a Karatsuba product (the carry-less-multiply hooks; ref leaves
@@ -40,7 +43,8 @@ struct alignas(64) GhashKey {
 inline constexpr uint32_t kGhashFewPowers = 8;
 
 // One GHASH implementation. `xi` is the 16-byte running value in spec byte
-// order (it is what the tag is made of).
+// order (it is what the tag is made of). `key` is one this implementation's
+// init set.
 struct GhashHw {
   const char* name;   // "ref", "pclmul", "vpclmul512"
   uint32_t required;  // CpuFeature bits

@@ -16,7 +16,7 @@ namespace {
 // H^1 .. H^8 at key setup (clmul_extend adds H^9 .. H^32 when needed).
 void clmul_init(GhashKey* key, const uint8_t h[16]) {
   __m128i p[kGhashFewPowers + 1];
-  p[1] = load_spec(h);
+  p[1] = twist(load_spec(h));
   p[2] = gf_mul(p[1], p[1]);
   p[3] = gf_mul(p[2], p[1]);
   p[4] = gf_mul(p[2], p[2]);

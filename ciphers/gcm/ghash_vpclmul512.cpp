@@ -79,7 +79,7 @@ GPUCRYPTO_ALWAYS_INLINE void kara_acc512(Acc512& a, __m512i d, __m512i p, __m512
 // The reduction of Karatsuba sums (kara_acc512).
 GPUCRYPTO_ALWAYS_INLINE __m128i reduce512(const Acc512& a) {
   const __m128i lo = fold_lanes(a.lo), hi = fold_lanes(a.hi);
-  return reduce({lo, _mm_ternarylogic_epi64(fold_lanes(a.mid), lo, hi, 0x96), hi});
+  return reduce3(lo, _mm_ternarylogic_epi64(fold_lanes(a.mid), lo, hi, 0x96), hi);
 }
 
 // Register i of a run of n <= 32 blocks (byte-swapped data, x folded into
@@ -137,25 +137,13 @@ GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const 
   return reduce512(a);
 }
 
-// reduce() on each 128-bit lane (four independent products).
+// reduce3 on each 128-bit lane (four independent products).
 GPUCRYPTO_ALWAYS_INLINE __m512i reduce_lanes(const Acc512& a) {
-  __m512i lo = _mm512_xor_si512(a.lo, _mm512_bslli_epi128(a.mid, 8));
-  __m512i hi = _mm512_xor_si512(a.hi, _mm512_bsrli_epi128(a.mid, 8));
-  __m512i c0 = _mm512_srli_epi32(lo, 31), c1 = _mm512_srli_epi32(hi, 31);
-  lo = _mm512_slli_epi32(lo, 1);
-  hi = _mm512_slli_epi32(hi, 1);
-  const __m512i c2 = _mm512_bsrli_epi128(c0, 12);
-  c1 = _mm512_bslli_epi128(c1, 4);
-  c0 = _mm512_bslli_epi128(c0, 4);
-  lo = _mm512_or_si512(lo, c0);
-  hi = _mm512_ternarylogic_epi64(hi, c1, c2, 0xfe);  // hi | c1 | c2
-  const __m512i t = _mm512_ternarylogic_epi64(_mm512_slli_epi32(lo, 31), _mm512_slli_epi32(lo, 30),
-                                              _mm512_slli_epi32(lo, 25), 0x96);
-  lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(t, 12));
-  __m512i u = _mm512_ternarylogic_epi64(_mm512_srli_epi32(lo, 1), _mm512_srli_epi32(lo, 2),
-                                        _mm512_srli_epi32(lo, 7), 0x96);
-  u = _mm512_xor_si512(u, _mm512_bsrli_epi128(t, 4));
-  return _mm512_ternarylogic_epi64(hi, lo, u, 0x96);
+  const __m512i poly = bcast128(_mm_set_epi64x(int64_t(0xC200000000000000ull), 1));
+  const __m512i mid = _mm512_ternarylogic_epi64(a.mid, _mm512_shuffle_epi32(a.lo, _MM_PERM_BADC),
+                                                _mm512_clmulepi64_epi128(a.lo, poly, 0x10), 0x96);
+  return _mm512_ternarylogic_epi64(a.hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC),
+                                   _mm512_clmulepi64_epi128(mid, poly, 0x10), 0x96);
 }
 
 // Four products at once, reduced per lane: r[l] = x[l] * y[l].
@@ -178,7 +166,7 @@ GPUCRYPTO_ALWAYS_INLINE void store_powers4(GhashKey* key, size_t row, __m512i p)
 // connection, `openssl speed` one per message.
 void init512(GhashKey* key, const uint8_t h[16]) {
   static_assert(kGhashFewPowers == 8);
-  const __m128i h1 = load_spec(h);
+  const __m128i h1 = twist(load_spec(h));
   const __m128i h2 = gf_mul(h1, h1);
   const __m128i h3 = gf_mul(h2, h1), h4 = gf_mul(h2, h2);
   // Lane 0 the highest power (store_powers4).

@@ -45,11 +45,12 @@ uint32_t sub_word(uint32_t w) {
 
 // AES-128 and AES-256 four words at a time (the Intel AES-NI white paper's
 // schedule): w[i..i+3] = prefix-XOR of w[i-nk..i-nk+3], XORed with the
-// broadcast assist word.
+// broadcast assist word. The prefix XOR in two shift steps (one word, then
+// two), not the paper's three: the expansion is one dependent chain, paid per
+// key.
 GPUCRYPTO_ALWAYS_INLINE __m128i expand4(__m128i prev, __m128i assist) {
   prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 8));
   return _mm_xor_si128(prev, assist);
 }
 

@@ -35,7 +35,13 @@ GPUCRYPTO_ALWAYS_INLINE __m512i bcast128(__m128i v) {
   return _mm512_maskz_broadcast_i32x4(__mmask16(0xffff), v);
 }
 
-GPUCRYPTO_ALWAYS_INLINE __m512i bswap_mask512() { return bcast128(bswap_mask128()); }
+// The byte-reversal mask as one 64-byte constant: a plain load, where a
+// broadcast from an xmm register would take a shuffle slot (the pipes VAES
+// uses) whenever the register allocator drops it.
+alignas(64) constexpr uint8_t kBswap512[64] = {
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+GPUCRYPTO_ALWAYS_INLINE __m512i bswap_mask512() { return _mm512_load_si512(kBswap512); }
 
 // Load mask of register i of a run of n blocks (two qwords per block).
 GPUCRYPTO_ALWAYS_INLINE __mmask8 tail_mask(size_t n, int i) {
@@ -233,8 +239,10 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
   if ((lo & 0xff) <= 0x100 - kBatch) {
     const __m512i step = _mm512_set_epi64(int64_t(4) << 56, 0, int64_t(4) << 56, 0, int64_t(4) << 56, 0,
                                           int64_t(4) << 56, 0);
+    // The big-endian block from the byte-swapped words, broadcast by the load.
+    alignas(16) uint64_t be[2] = {__builtin_bswap64(hi), __builtin_bswap64(lo)};
     __m512i c = _mm512_add_epi64(
-        _mm512_shuffle_epi8(bcast128(_mm_set_epi64x(int64_t(hi), int64_t(lo))), bswap_mask512()),
+        _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(be))),
         _mm512_set_epi64(int64_t(3) << 56, 0, int64_t(2) << 56, 0, int64_t(1) << 56, 0, 0, 0));
 #pragma GCC unroll 16
     for (int i = 0; i < kRegs; ++i) {

@@ -145,7 +145,7 @@ GPUCRYPTO_ALWAYS_INLINE __m128i ghash_run(const GhashKey* key, __m128i x, const 
 
 // reduce3 on each 128-bit lane (four independent products).
 GPUCRYPTO_ALWAYS_INLINE __m512i reduce_lanes(const Acc512& a) {
-  const __m512i poly = bcast128(_mm_set_epi64x(int64_t(0xC200000000000000ull), 1));
+  const __m512i poly = bcast128(gf_poly());
   const __m512i mid = _mm512_ternarylogic_epi64(a.mid, _mm512_shuffle_epi32(a.lo, _MM_PERM_BADC),
                                                 _mm512_clmulepi64_epi128(a.lo, poly, 0x10), 0x96);
   return _mm512_ternarylogic_epi64(a.hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC),

@@ -38,7 +38,6 @@ BUILD_ROOT=${BUILD_ROOT:-build-hardening}
 case $BUILD_ROOT in /*) ;; *) BUILD_ROOT=$SRC/$BUILD_ROOT ;; esac
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-$(nproc)}
-export GPUCRYPTO_VECTORS_DIR=${GPUCRYPTO_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}
 JOBS_TO_RUN=("$@")
 [ ${#JOBS_TO_RUN[@]} -eq 0 ] && JOBS_TO_RUN=(asan tsan valgrind ctgrind dudect fuzz)
 

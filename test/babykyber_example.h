@@ -1,6 +1,6 @@
 // The babyKyber worked example of "Kyber - How does it work?" (Ruben
 // Gonzalez, https://cryptopedia.dev/posts/kyber/), as checked by kyber-py's
-// baby-kyber.py; copied from ../shared/vectors/babykyber.txt. Coefficient
+// baby-kyber.py; copied from test/vectors/babykyber.txt. Coefficient
 // lists are [c0, c1, c2, c3] (lowest degree first) reduced to 0..16.
 #pragma once
 #include <array>

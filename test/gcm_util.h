@@ -1,6 +1,6 @@
 // What the GCM tests share: one AEAD message through EVP (IV length set
 // first, AAD and data in given pieces, optionally in place), the provider's
-// served counts, and the GCM records of ../shared/vectors/modes.txt.
+// served counts, and the GCM records of test/vectors/modes.txt.
 #pragma once
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>

@@ -1,5 +1,5 @@
 // GCM known answers (GCM specification test cases 1-6, 13-16; RFC 8998 A.1
-// SM4-GCM, from ../shared/vectors/modes.txt) on every implementation: each
+// SM4-GCM, from test/vectors/modes.txt) on every implementation: each
 // block-cipher implementation x each GHASH implementation the CPU runs, the
 // fused AES-GCM kernels, in one piece and byte by byte, encrypt and decrypt
 // with the tag check; then through EVP with every back end forced. Also the

@@ -1,7 +1,7 @@
 // The constant-time GPU kernels (gpu/kernels/{bitslice,aes_ct,sm4_ct,
 // skinny_ct}.cuh) and the table family next to them, all on the host grid
 // emulator (no GPU; nothing here is a GPU result): the S-box circuits over
-// all 256 inputs, the official vectors of ../shared/vectors, byte-for-byte
+// all 256 inputs, the official vectors of test/vectors, byte-for-byte
 // agreement with every CPU implementation (random keys and sizes, ragged
 // threads, CTR carries and wrap-around, in place), the keystream-only op, and
 // the runtime's CTR transfer modes and kernel-family choice on the emulated

@@ -52,7 +52,7 @@ struct Kat {
   const char* ct;
 };
 
-// Single-block vectors, copied from /work/shared/vectors/*.txt:
+// Single-block vectors, copied from test/vectors/*.txt:
 const Kat kEcbVectors[] = {
     // SKINNY: Beierle et al., ePrint 2016/660, Appendix B.2.
     {Cipher::kSkinny128_256, "009cec81605d4ac1d2ae9e3085d7a1f31ac123ebfc00fddcf01046ceeddfcab3",
@@ -151,7 +151,7 @@ TEST(GpuKernelEmu, CtrVectors) {
 }
 
 // The RECTANGLE-80 round keys K_1 and K_25 for the all-zero key (civerly
-// doctests, listed in /work/shared/vectors/rectangle.txt).
+// doctests, listed in test/vectors/rectangle.txt).
 TEST(GpuKernelEmu, RectangleRoundKeys) {
   kern::KeySched ks{};
   const Bytes zero(10, 0);

@@ -315,7 +315,7 @@ TEST_P(MlkemKernels, DecapsOfGarbageKeysMatchesCpu) {
 INSTANTIATE_TEST_SUITE_P(Levels, MlkemKernels, ::testing::ValuesIn(kLevels),
                          [](const auto& info) { return "MLKEM" + std::to_string(info.param); });
 
-// --- the ACVP vectors (../shared/vectors/mlkem{512,768,1024}.txt) ------------------
+// --- the ACVP vectors (test/vectors/mlkem{512,768,1024}.txt) ------------------
 
 using Record = test::KatRecord;
 
@@ -326,7 +326,7 @@ class MlkemAcvp : public ::testing::TestWithParam<int> {};
 TEST_P(MlkemAcvp, EveryRecordThroughTheKernels) {
   const int level = GetParam();
   const test::KatFile f = test::load_kat("mlkem" + std::to_string(level) + ".txt");
-  if (!f.error.empty()) GTEST_SKIP() << f.error;
+  ASSERT_TRUE(f.error.empty()) << f.error;
   const std::vector<Record>& recs = f.records;
   const Sz sz(level);
   std::map<std::string, std::vector<const Record*>> by;

@@ -76,7 +76,7 @@ TEST_F(Evp, EveryNameFetchesWithTheDocumentedSizes) {
   }
 }
 
-// --- known answers (typed in from ../shared/vectors, sources named) -----------
+// --- known answers (typed in from test/vectors, sources named) -----------
 
 struct Kat {
   const char* cipher;

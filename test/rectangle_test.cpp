@@ -34,7 +34,7 @@ struct Vector {
 // Source: W. Zhang et al., "RECTANGLE: a bit-slice lightweight block cipher
 // suitable for multiple platforms", Sci. China Inf. Sci. 58(12), 2015 /
 // IACR ePrint 2014/084 (final version), test-vector table (via
-// /work/shared/vectors/rectangle.txt). Hex strings are our byte strings.
+// test/vectors/rectangle.txt). Hex strings are our byte strings.
 const Vector kOfficial[] = {
     {rectangle80, "00000000000000000000", "0000000000000000", "2d96e354e8b10874"},
     {rectangle80, "ffffffffffffffffffff", "ffffffffffffffff", "9945aa34ae3d0112"},
@@ -75,7 +75,7 @@ std::string round_key_hex(const uint16_t k[4]) {
 }
 
 // Source: the civerly SageMath library's RECTANGLE doctests (round keys used
-// with the two official 80-bit vectors), via /work/shared/vectors/rectangle.txt;
+// with the two official 80-bit vectors), via test/vectors/rectangle.txt;
 // format R0||R1||R2||R3.
 struct RoundKeyList {
   const char* key;
@@ -136,7 +136,7 @@ TEST(Rectangle, KeyByteOrder) {
 }
 
 // Source: the civerly doctest RECTANGLE_CVL(R=10), via
-// /work/shared/vectors/rectangle.txt: 10 rounds, all round keys zero, on a
+// test/vectors/rectangle.txt: 10 rounds, all round keys zero, on a
 // non-symmetric input; pins row order and the bit order inside rows.
 TEST(Rectangle, TenRoundLayoutCheck) {
   const uint16_t zero[11][4] = {};

@@ -31,7 +31,7 @@ struct WideVector {
 
 // Brian Gladman's Rijndael test set ("Correct Output (for variable block
 // size)", aestst.cpp, 15/01/2002), also in Bouncy Castle's RijndaelTest.java;
-// copied from ../shared/vectors/rijndael_wide.txt. Key = the leading
+// copied from test/vectors/rijndael_wide.txt. Key = the leading
 // key_bits/8 bytes of e (kE), plaintext = the leading block_bits/8 bytes of
 // pi (kPi). The 160- and 224-bit-key rows are extra: they exercise Nk = 5
 // and 7 of the generic key expansion through the raw schedule (the

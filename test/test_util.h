@@ -46,9 +46,9 @@ Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, 
 Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
                 const Bytes& in);
 
-// Directory with ../shared/vectors (GPUCRYPTO_VECTORS_DIR or the default).
+// Directory with test/vectors (GPUCRYPTO_VECTORS_DIR or the default).
 std::string vectors_dir();
-// A known-answer file of ../shared/vectors in the "name = value" layout
+// A known-answer file of test/vectors in the "name = value" layout
 // (the ML-KEM ACVP files): records separated by blank lines, each opened by
 // "test = <type>"; name = value lines outside records are globals; '#'
 // lines are comments. `error` says why the file could not be read.

@@ -5,7 +5,7 @@
 //
 // Sign convention: v = t^T r + e2 - round(q/2) * m. The worked example's
 // formula is printed with "+", but its printed v is the value of the "-"
-// form (see ../shared/vectors/babykyber.txt); we follow the printed values.
+// form (see test/vectors/babykyber.txt); we follow the printed values.
 // Decryption is m = Compress_1(v - s^T u) either way.
 //
 // Byte layouts (all coefficients canonical in [0, q), ByteEncode_5, i.e.

@@ -31,6 +31,7 @@
 #include "engine/gcm_parallel.h"
 #include "provider/cipher_table.h"
 #include "provider/cipher_params.h"
+#include "provider/openssl_line.h"
 #include "provider/provctx.h"
 
 namespace gpucrypto {
@@ -42,6 +43,8 @@ constexpr size_t kTagMax = 16;           // EVP_GCM_TLS_TAG_LEN
 constexpr size_t kTlsAadLen = 13;        // EVP_AEAD_TLS1_AAD_LEN
 constexpr size_t kTlsFixedIv = 4;        // EVP_GCM_TLS_FIXED_IV_LEN
 constexpr size_t kTlsExplicitIv = 8;     // EVP_GCM_TLS_EXPLICIT_IV_LEN
+// OSSL_CIPHER_PARAM_AEAD_IV_GENERATED (not in 3.0's headers).
+constexpr const char kParamIvGenerated[] = "iv-generated";
 constexpr size_t kUnset = SIZE_MAX;      // UNINITIALISED_SIZET
 
 enum class IvState { kUninitialised, kBuffered, kCopied, kFinished };
@@ -85,6 +88,10 @@ struct GcmCtx {
   bool enc = true;
   bool key_set = false;
   bool iv_gen = false;
+  // `iv-generated` (OpenSSL >= 3.5): this context drew a random IV itself at
+  // some point. Sticky, as in 3.5.9's default provider (a later IV given at
+  // init does not clear it).
+  bool iv_gen_rand = false;
   IvState iv_state = IvState::kUninitialised;
   size_t ivlen = kIvDefault;
   size_t taglen = kUnset;
@@ -216,7 +223,10 @@ bool tls_iv_set_fixed(GcmCtx* c, const uint8_t* iv, size_t len) {
   if (len < kTlsFixedIv || len > kIvMax || (len <= c->ivlen && c->ivlen - len < kTlsExplicitIv)) return false;
   if (c->enc && len > c->ivlen) return false;
   std::memcpy(c->iv, iv, len);
-  if (c->enc && RAND_bytes_ex(c->prov->libctx, c->iv + len, c->ivlen - len, 0) <= 0) return false;
+  if (c->enc) {
+    if (RAND_bytes_ex(c->prov->libctx, c->iv + len, c->ivlen - len, 0) <= 0) return false;
+    c->iv_gen_rand = true;
+  }
   c->iv_gen = true;
   c->iv_state = IvState::kBuffered;
   return true;
@@ -282,6 +292,7 @@ err:
 bool iv_generate(GcmCtx* c) {
   if (c->ivlen < kIvDefault || RAND_bytes_ex(c->prov->libctx, c->iv, c->ivlen, 0) <= 0) return false;
   c->iv_state = IvState::kBuffered;
+  c->iv_gen_rand = true;
   return true;
 }
 
@@ -422,6 +433,9 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
         !getivgen(c, static_cast<uint8_t*>(p->data), p->data_size))
       return 0;
   }
+  if (openssl_35_rules() && (p = find(params, kParamIvGenerated)) != nullptr &&
+      !OSSL_PARAM_set_uint(p, c->iv_gen_rand ? 1 : 0))
+    goto bad;
   return 1;
 bad:
   GPUC_RAISE(c->prov, kErrBadParam, "cannot return parameter '%s'", p->key);
@@ -483,7 +497,9 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   return 1;
 }
 
-const OSSL_PARAM kCtxGettable[] = {
+// The gettable list of the line we run in: 3.5 adds `iv-generated` (first).
+const OSSL_PARAM kCtxGettable35[] = {
+    OSSL_PARAM_uint(kParamIvGenerated, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, nullptr),
@@ -493,6 +509,7 @@ const OSSL_PARAM kCtxGettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, nullptr),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, nullptr, 0),
     OSSL_PARAM_END};
+const OSSL_PARAM* const kCtxGettable = kCtxGettable35 + 1;
 
 const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, nullptr),
@@ -503,7 +520,7 @@ const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_END};
 
 
-const OSSL_PARAM* ctx_gettable(void*, void*) { return kCtxGettable; }
+const OSSL_PARAM* ctx_gettable(void*, void*) { return openssl_35_rules() ? kCtxGettable35 : kCtxGettable; }
 const OSSL_PARAM* ctx_settable(void*, void*) { return kCtxSettable; }
 const OSSL_PARAM* gettable(void*) { return kAlgorithmGettable; }
 

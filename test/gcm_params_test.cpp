@@ -85,6 +85,43 @@ TEST_F(GcmParams, AlgorithmParametersAndLists) {
   EVP_CIPHER_free(sm4);
 }
 
+// `iv-generated` (OpenSSL 3.5's default provider; 3.0 has no such parameter
+// and leaves it unanswered): 0 until the context draws a random IV itself
+// (an encryption started without an IV, or tlsivfixed's random part), then 1
+// for the rest of the context's life, even after a new IV is given (3.5.9).
+// The same calls on both providers; the explicit expectations pin the line.
+TEST_F(GcmParams, IvGeneratedFollowsTheRunningLine) {
+  const bool v35 = OpenSSL_version_num() >= 0x30500000UL;
+  for (int enc : {1, 0}) {
+    Trace ours;
+    same("AES-128-GCM", [&](OSSL_LIB_CTX*, EVP_CIPHER* c, Trace& t) {
+      EVP_CIPHER_CTX* x = EVP_CIPHER_CTX_new();
+      uint8_t out[32];
+      int outl = 0;
+      auto generated = [&](const char* what) {
+        unsigned v = 77;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_uint("iv-generated", &v), OSSL_PARAM_END};
+        t.add(std::string(what) + " rc", EVP_CIPHER_CTX_get_params(x, p));
+        t.add(std::string(what) + " value", int(v));
+      };
+      t.add("init", EVP_CipherInit_ex2(x, c, kKey.data(), nullptr, enc, nullptr));
+      generated("fresh");
+      t.add("update", upd(x, out, kData.data(), 16, &outl));
+      generated("after update");
+      t.add("reinit with iv", EVP_CipherInit_ex2(x, nullptr, nullptr, kIv.data(), enc, nullptr));
+      generated("after iv");
+      EVP_CIPHER_CTX_free(x);
+      if (ours.items.empty()) ours = t;
+    });
+    SCOPED_TRACE(enc ? "encrypt" : "decrypt");
+    ASSERT_GE(ours.items.size(), 9u);
+    const int fresh = v35 ? 0 : 77, later = v35 ? enc : 77;  // 77: left unanswered
+    EXPECT_EQ(ours.items[2], "fresh value=" + std::to_string(fresh));
+    EXPECT_EQ(ours.items[5], "after update value=" + std::to_string(later));
+    EXPECT_EQ(ours.items[8], "after iv value=" + std::to_string(later));
+  }
+}
+
 TEST_F(GcmParams, TagRules) {
   same("AES-256-GCM", [](OSSL_LIB_CTX*, EVP_CIPHER* c, Trace& t) {
     EVP_CIPHER_CTX* x = EVP_CIPHER_CTX_new();

@@ -333,9 +333,10 @@ class Pkcs8 : public ::testing::Test {
     }
     out.insert(out.end(), v.begin(), v.end());
   }
-  // The decoded key's expanded private key, empty when refused.
-  Bytes decoded_dk(const Bytes& der) {
-    EVP_PKEY* k = evp_decode(prov_.libctx(), der, EVP_PKEY_KEYPAIR, "DER", nullptr, nullptr);
+  // The decoded key's expanded private key, empty when refused. Our decoders
+  // by default; OpenSSL >= 3.5's default provider has its own.
+  Bytes decoded_dk(const Bytes& der, const char* propq = "provider=gpucrypto") {
+    EVP_PKEY* k = evp_decode(prov_.libctx(), der, EVP_PKEY_KEYPAIR, "DER", nullptr, nullptr, propq);
     ERR_clear_error();
     if (k == nullptr) return {};
     Bytes dk = evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
@@ -367,6 +368,17 @@ TEST_F(Pkcs8, EveryFormOpenSsl35Reads) {
   bad.back() ^= 1;
   append_tlv(bad_oqs, 0x04, bad);
   EXPECT_TRUE(decoded_dk(pkcs8(bad_oqs)).empty());
+  // The three standard forms through OpenSSL's own decoders where its default
+  // provider has ML-KEM (3.5): the same key. 3.0's has none and refuses them.
+  const bool v35 = OpenSSL_version_num() >= 0x30500000UL;
+  for (const Bytes* form : {&seed_only, &priv_only, &both}) {
+    const Bytes d = decoded_dk(pkcs8(*form), "provider=default");
+    if (v35) {
+      EXPECT_EQ(d, dk_) << "OpenSSL 3.5's decoder, form " << (form - &seed_only);
+    } else {
+      EXPECT_TRUE(d.empty()) << "OpenSSL 3.0's default provider has no ML-KEM";
+    }
+  }
 }
 
 TEST_F(Pkcs8, StrayElementsAndNonMinimalLengthsRefused) {

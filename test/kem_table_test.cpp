@@ -89,12 +89,15 @@ std::string kernels_used(OSSL_LIB_CTX* lib, const char* alg) {
   std::string used;
   Bytes ct(MLKEM_MAX_CIPHERTEXT_BYTES), ss(32), ss2(32);
   size_t ctl = ct.size(), ssl = ss.size(), ssl2 = ss2.size();
-  EVP_PKEY_CTX* e = EVP_PKEY_CTX_new_from_pkey(lib, k, nullptr);
+  // Our KEM explicitly: OpenSSL >= 3.5's default provider serves ML-KEM too,
+  // and without a property query it may take the operation (the key is then
+  // exported to it and no kernel of ours runs).
+  EVP_PKEY_CTX* e = EVP_PKEY_CTX_new_from_pkey(lib, k, "provider=gpucrypto");
   if (EVP_PKEY_encapsulate_init(e, nullptr) == 1 &&
       EVP_PKEY_encapsulate(e, ct.data(), &ctl, ss.data(), &ssl) == 1)
     used = kernels_of(e);
   EVP_PKEY_CTX_free(e);
-  EVP_PKEY_CTX* d = EVP_PKEY_CTX_new_from_pkey(lib, k, nullptr);
+  EVP_PKEY_CTX* d = EVP_PKEY_CTX_new_from_pkey(lib, k, "provider=gpucrypto");
   if (EVP_PKEY_decapsulate_init(d, nullptr) == 1 &&
       EVP_PKEY_decapsulate(d, ss2.data(), &ssl2, ct.data(), ctl) == 1 && ss == ss2)
     used += "/" + kernels_of(d);

@@ -311,10 +311,10 @@ Bytes evp_encode(EVP_PKEY* k, int selection, const char* format, const char* str
 }
 
 EVP_PKEY* evp_decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const char* format,
-                     const char* structure, const char* keytype) {
+                     const char* structure, const char* keytype, const char* propq) {
   EVP_PKEY* k = nullptr;
   OSSL_DECODER_CTX* dctx =
-      OSSL_DECODER_CTX_new_for_pkey(&k, format, structure, keytype, selection, lib, nullptr);
+      OSSL_DECODER_CTX_new_for_pkey(&k, format, structure, keytype, selection, lib, propq);
   const unsigned char* p = in.data();
   size_t len = in.size();
   if (dctx == nullptr || OSSL_DECODER_from_data(dctx, &p, &len) != 1) {

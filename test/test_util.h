@@ -75,6 +75,7 @@ class ProviderFixture {
   ProviderFixture& operator=(const ProviderFixture&) = delete;
   OSSL_LIB_CTX* libctx() const { return libctx_; }
   OSSL_PROVIDER* provider() const { return gpu_; }
+  OSSL_PROVIDER* default_provider() const { return def_; }
   bool ok() const { return gpu_ != nullptr && def_ != nullptr; }
 
  private:
@@ -111,8 +112,9 @@ bool evp_decapsulate(OSSL_LIB_CTX* lib, EVP_PKEY* k, const Bytes& ct, Bytes* ss,
 // OSSL_ENCODER to memory; empty when no encoder fits or encoding fails.
 Bytes evp_encode(EVP_PKEY* k, int selection, const char* format, const char* structure);
 // OSSL_DECODER from memory; nullptr on failure. `structure` and `keytype`
-// may be nullptr (any).
+// may be nullptr (any); `propq` picks the decoders (e.g. "provider=gpucrypto":
+// OpenSSL >= 3.5's default provider decodes ML-KEM keys too).
 EVP_PKEY* evp_decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const char* format,
-                     const char* structure, const char* keytype);
+                     const char* structure, const char* keytype, const char* propq = nullptr);
 
 }  // namespace gpucrypto::test

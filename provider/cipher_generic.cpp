@@ -646,7 +646,10 @@ int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
                                    : ctr_final(vctx, out, outl, outsize);
 }
 
-// EVP_Cipher(): one shot, no padding logic; ECB and CBC need whole blocks.
+// EVP_Cipher(): one shot, no padding logic; ECB and CBC need whole blocks
+// (the default provider returns inl for a partial one, leaving the tail
+// unprocessed on ECB and writing or reading a whole block past it on CBC:
+// README, Differences from the default provider).
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
@@ -717,6 +720,22 @@ bad:
   return 0;
 }
 
+// Whether `num` = v is taken, as the default provider of the libcrypto we run
+// under takes it (README, Differences from the default provider). Up to
+// 3.0.19 it takes any value; from the fix for openssl#30284 on (3.5.9 has
+// it; March 2026 in every maintained line, so 3.0.20 on) it refuses v >= the
+// EVP block size: below the block size on ECB/CBC (stored, unused), only 0 on
+// the streams. Where num indexes the register (CTR, CFB, OFB) we refuse v >=
+// the block size on 3.0.19 too: the default provider reads and writes out of
+// bounds there.
+bool num_accepted(const CipherCtx* c, unsigned v) {
+  static const bool unbounded = OpenSSL_version_num() < 0x30000140UL;  // <= 3.0.19
+  const Mode m = c->desc->mode;
+  if (!unbounded) return v < (block_mode(m) ? c->bs() : 1);
+  const bool indexes_register = m == Mode::kCTR || m == Mode::kCFB || m == Mode::kOFB;
+  return !indexes_register || v < c->bs();
+}
+
 // CTR resuming a stream at byte v of the block before ctr: that block's
 // keystream, from byte v on (ctr itself stays: it is the next block).
 bool resume_ctr(CipherCtx* c, unsigned v) {
@@ -752,13 +771,18 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   }
   if ((p = find_param(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
     unsigned v;
-    if (!OSSL_PARAM_get_uint(p, &v) || v >= c->bs() || block_mode(c->desc->mode)) {
-      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be below the block size, stream modes only");
+    if (!OSSL_PARAM_get_uint(p, &v)) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be an unsigned integer");
+      return 0;
+    }
+    if (!num_accepted(c, v)) {
+      GPUC_RAISE(c->prov, kErrBadParam, "'num' %u is out of range for %s on OpenSSL %s", v,
+                 mode_suffix(c->desc->mode), OpenSSL_version(OPENSSL_VERSION_STRING));
       return 0;
     }
     // CFB and OFB resume from the register itself (it holds the current
-    // block's keystream); CFB8/CFB1 keep num, unused, as the default
-    // provider does.
+    // block's keystream); ECB, CBC, CFB8 and CFB1 keep num, unused, as the
+    // default provider does.
     if (c->desc->mode == Mode::kCTR && !resume_ctr(c, v)) return 0;
     c->num = v;
   }

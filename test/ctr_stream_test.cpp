@@ -7,6 +7,7 @@
 // CPU path (batch sizes 1 … 128 blocks).
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 
 #include <random>
@@ -179,7 +180,8 @@ TEST_P(CtrStream, ReinitMidBuffer) {
 }
 
 // A stream saved as (updated-iv, num) mid-buffer resumes in a fresh context,
-// and setting num on a live context mid-buffer regenerates from there.
+// and setting num on a live context mid-buffer regenerates from there (up to
+// 3.0.19; from 3.0.20 on num is refused, as by the default provider).
 TEST_P(CtrStream, ResumesFromSavedStateMidBuffer) {
   ASSERT_TRUE(fx_.ok());
   const std::string name = GetParam();
@@ -194,6 +196,15 @@ TEST_P(CtrStream, ResumesFromSavedStateMidBuffer) {
     while (pos < first) pos += a.update(pt.data() + pos, std::min<size_t>(3, first - pos)).size();
     const auto [num, next] = a.state();
     ASSERT_TRUE(b.init(&key, &next));
+    if (!default_num_unbounded()) {
+      // From 3.0.20 on the default provider takes only num 0 on a stream, and
+      // so do we (README, Differences from the default provider).
+      ASSERT_NE(num, 0u);
+      EXPECT_FALSE(b.set_num(num)) << "after " << first;
+      EXPECT_FALSE(a.set_num(num)) << "after " << first;
+      ERR_clear_error();
+      continue;
+    }
     ASSERT_TRUE(b.set_num(num));
     EXPECT_EQ(b.update(pt.data() + first, 500), Bytes(want.begin() + first, want.begin() + first + 500))
         << "resumed after " << first;

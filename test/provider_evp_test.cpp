@@ -263,7 +263,8 @@ TEST_F(Evp, CtrUpdatedIvAndNum) {
   EVP_CIPHER_free(ci);
 }
 
-// A stream saved as (updated-iv, num) resumes in a fresh context.
+// A stream saved as (updated-iv, num) resumes in a fresh context (up to
+// 3.0.19; from 3.0.20 on num is refused, as by the default provider).
 TEST_F(Evp, CtrResumesFromUpdatedIvAndNum) {
   for (const char* name : {"AES-128-CTR", "RECTANGLE-80-CTR", "RIJNDAEL-256-256-CTR"}) {
     SCOPED_TRACE(name);
@@ -289,6 +290,16 @@ TEST_F(Evp, CtrResumesFromUpdatedIvAndNum) {
     EVP_CIPHER_CTX* b = EVP_CIPHER_CTX_new();
     ASSERT_EQ(EVP_EncryptInit_ex2(b, ci, key.data(), next.data(), nullptr), 1);
     OSSL_PARAM set[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num), OSSL_PARAM_construct_end()};
+    if (!default_num_unbounded()) {
+      // From 3.0.20 on the default provider takes only num 0 on a stream, and
+      // so do we (README, Differences from the default provider).
+      EXPECT_EQ(EVP_CIPHER_CTX_set_params(b, set), 0);
+      ERR_clear_error();
+      EVP_CIPHER_CTX_free(a);
+      EVP_CIPHER_CTX_free(b);
+      EVP_CIPHER_free(ci);
+      continue;
+    }
     ASSERT_EQ(EVP_CIPHER_CTX_set_params(b, set), 1);
     ASSERT_EQ(EVP_EncryptUpdate(b, out.data() + first, &outl, pt.data() + first, int(pt.size() - first)), 1);
     EXPECT_EQ(out, want);

@@ -47,6 +47,8 @@ std::string to_hex(const uint8_t* p, size_t n) {
   return s;
 }
 
+bool default_num_unbounded() { return OpenSSL_version_num() < 0x30000140UL; }  // <= 3.0.19
+
 Bytes random_bytes(size_t n) {
   Bytes b(n);
   if (n != 0 && RAND_bytes(b.data(), int(n)) != 1) throw std::runtime_error("RAND_bytes");

@@ -95,6 +95,14 @@ bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool
                const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out,
                bool padding = true, const std::vector<size_t>& chunks = {});
 
+// The default provider's rule for the `num` parameter in the libcrypto the
+// test runs under, which gpucrypto follows (README, Differences from the
+// default provider): true up to 3.0.19 (any value is taken), false from the
+// fix for openssl#30284 on (3.5.9: only values below the EVP block size, so
+// only 0 on the streams). default_differences_test checks that the default
+// provider really behaves so.
+bool default_num_unbounded();
+
 // --- EVP key helpers shared by the KEM tests (babyKyber, ML-KEM) -----------
 // Key generation of `name` from the gpucrypto provider, seeded through the
 // "seed" param when `seed` is given; each step is an EXPECT; nullptr on failure.

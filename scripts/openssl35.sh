@@ -7,13 +7,14 @@
 #   scripts/openssl35.sh [DIR]
 #   DIR/run openssl version       -> OpenSSL 3.5.x (3.5's openssl binary)
 #   DIR/run <program> args...     -> any program (a test binary, curl) under 3.5's libcrypto/libssl
+#   DIR/bin/openssl               -> 3.5's openssl as a single executable path
 #
 # The provider ABI is stable, so the module and the tests built against the system's 3.0
 # headers run unchanged under 3.5: scripts/test35.sh runs the whole ctest that way
 # (CMAKE_CROSSCOMPILING_EMULATOR=DIR/run).
 set -euo pipefail
 DIR=${1:-${GPUCRYPTO_OPENSSL35_DIR:-$HOME/.cache/gpucrypto-openssl-3.5}}
-if [ -x "$DIR/run" ] && "$DIR/run" openssl version 2>/dev/null | grep -q '^OpenSSL 3\.5'; then
+if [ -x "$DIR/run" ] && [ -x "$DIR/bin/openssl" ] && "$DIR/run" openssl version 2>/dev/null | grep -q '^OpenSSL 3\.5'; then
   echo "$DIR"; exit 0
 fi
 command -v apt-get >/dev/null || { echo "openssl35: needs apt-get (a Debian/Ubuntu host)" >&2; exit 1; }
@@ -41,8 +42,18 @@ R=$(dirname "$(readlink -f "$0")")
 export OPENSSL_MODULES="${OPENSSL_MODULES:-$R/usr/lib/x86_64-linux-gnu/ossl-modules}"
 p=$1; shift
 [ "$p" = openssl ] && p=$R/usr/bin/openssl
-exec "$R/usr/lib64/ld-linux-x86-64.so.2" --library-path "$R/usr/lib/x86_64-linux-gnu:$R/lib/x86_64-linux-gnu" "$(command -v "$p" || echo "$p")" "$@"
+f=$(command -v "$p" || echo "$p")
+# The loader runs ELF programs only: for a script of that name (a pyenv shim for
+# python3, say) take the system's program of the same name.
+if [ "$(head -c 4 "$f" 2>/dev/null | tail -c 3)" != ELF ] && [ -x "/usr/bin/$(basename "$p")" ]; then
+  f=/usr/bin/$(basename "$p")
+fi
+exec "$R/usr/lib64/ld-linux-x86-64.so.2" --library-path "$R/usr/lib/x86_64-linux-gnu:$R/lib/x86_64-linux-gnu" "$f" "$@"
 RUN
 chmod +x "$DIR/run"
+# DIR/bin/openssl: 3.5's openssl as one executable path (for OPENSSL=..., cmake's OPENSSL_BIN).
+mkdir -p "$DIR/bin"
+printf '#!/bin/sh\nexec "$(dirname "$(readlink -f "$0")")/../run" openssl "$@"\n' > "$DIR/bin/openssl"
+chmod +x "$DIR/bin/openssl"
 "$DIR/run" openssl version >&2
 echo "$DIR"

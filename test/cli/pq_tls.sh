@@ -89,6 +89,11 @@ openssl_conf = openssl_init
 [openssl_init]
 providers = provider_sect
 ssl_conf = ssl_sect
+alg_section = algorithm_sect
+# The README's host-wide setup prefers ours; on OpenSSL 3.5, whose default
+# provider has ML-KEM too, this is what makes applications use ours.
+[algorithm_sect]
+default_properties = ?provider=gpucrypto
 [provider_sect]
 default = default_sect
 gpucrypto = gpucrypto_sect
@@ -117,6 +122,33 @@ fi
 OPENSSL_CONF="$TMP/openssl.cnf" "${APP[@]}" python3 "$CLIENT_PY" get "$PORT" >"$TMP/py.out" || fail "python3 ssl against s_server"
 grep -q "Shared groups: X25519MLKEM768" "$TMP/py.out" || fail "python3 ssl: s_server did not see X25519MLKEM768"
 echo "python3 ssl -> s_server: X25519MLKEM768"
+
+# --- 2b. against OpenSSL 3.5's own ML-KEM and hybrids (a peer without us) -----
+# scripts/openssl35.sh's runner in OPENSSL35_RUN (.ci/run and scripts/test35.sh
+# set it): 3.5's s_client against our s_server and 3.5's s_server against our
+# s_client, every group both have, the group read from each side's output.
+if [ -z "${OPENSSL35_RUN:-}" ]; then
+  echo "SKIP part: no OpenSSL 3.5 peer (set OPENSSL35_RUN, see scripts/openssl35.sh)"
+else
+  for G in X25519MLKEM768 SecP256r1MLKEM768 SecP384r1MLKEM1024 MLKEM512 MLKEM768 MLKEM1024; do
+    PORT=$(free_port)
+    start_server "$PORT" -groups "$G"
+    echo "GET / HTTP/1.0" | OPENSSL_CONF=/dev/null timeout 20 "$OPENSSL35_RUN" openssl s_client \
+      -connect "127.0.0.1:$PORT" -groups "$G" -tls1_3 -ign_eof >"$TMP/c35.log" 2>&1 || true
+    grep -q "Negotiated TLS1.3 group: $G" "$TMP/c35.log" ||
+      { tail -5 "$TMP/c35.log"; fail "3.5 s_client -> our s_server: $G not negotiated"; }
+    grep -q "Shared groups: $G" "$TMP/c35.log" || fail "3.5 s_client -> our s_server: page lacks 'Shared groups: $G'"
+    PORT=$(free_port)
+    OPENSSL_CONF=/dev/null timeout 60 "$OPENSSL35_RUN" openssl s_server -accept "127.0.0.1:$PORT" \
+      -cert "$TMP/cert.pem" -key "$TMP/key.pem" -tls1_3 -www -groups "$G" >"$TMP/s35.log" 2>&1 &
+    PIDS+=($!)
+    wait_port "$PORT"
+    ID=$(awk -v g="$G" '$1 == g {print $2}' <<<"$GROUPS_LIST")
+    got=$(negotiated "$PORT" "$G")
+    [ "$got" = "$ID" ] || { tail -5 "$TMP/client.log"; fail "our s_client -> 3.5 s_server: $G: key_share group '$got', want $ID"; }
+    echo "OpenSSL 3.5's own $G <-> ours: ok both ways"
+  done
+fi
 
 # --- 3. bad key shares: an alert, and the server keeps serving ----------------
 python3 - "$TMP" <<'EOF'
@@ -153,7 +185,9 @@ done <"$TMP/shares"
 PORT=$(free_port)
 start_server "$PORT" -groups X25519MLKEM768
 SPID=${PIDS[-1]}
-SPID=$(pgrep -P "$SPID" openssl || echo "$SPID")  # timeout's child
+# timeout's child (under scripts/test35.sh it is 3.5's loader, not named openssl)
+SPID=$(pgrep -P "$SPID" | head -1 || true)
+[ -n "$SPID" ] || SPID=${PIDS[-1]}
 OPENSSL_CONF="$TMP/openssl.cnf" "${APP[@]}" python3 "$CLIENT_PY" load "$PORT" 20 >/dev/null || fail "warm-up"
 rss0=$(awk '/VmRSS/ {print $2}' "/proc/$SPID/status")
 fd0=$(ls "/proc/$SPID/fd" | wc -l)
@@ -219,8 +253,9 @@ fi
 OPENSSL_CONF="$TMP/openssl.cnf" "${APP[@]}" python3 "$CLIENT_PY" get "$PORT" >"$TMP/ng.py" || fail "python3 against nginx"
 grep -qi "group=0x11ec protocol=TLSv1.3" "$TMP/ng.py" || fail "python3 -> nginx: $(tail -1 "$TMP/ng.py")"
 echo "python3 ssl -> nginx: $(tail -1 "$TMP/ng.py")"
-# A client without the hybrid still gets X25519 from the same server.
+# A client without the hybrid still gets X25519 from the same server (s_client
+# says "Server Temp Key" on 3.0, "Peer Temp Key" on 3.5).
 OPENSSL_CONF=/dev/null timeout 20 "$OPENSSL" s_client -connect "127.0.0.1:$PORT" -groups X25519 </dev/null \
   >"$TMP/ng.x25519" 2>&1 || true
-grep -q "Server Temp Key: X25519" "$TMP/ng.x25519" || fail "nginx no longer serves X25519 clients"
+grep -Eq "(Server|Peer) Temp Key: X25519" "$TMP/ng.x25519" || fail "nginx no longer serves X25519 clients"
 echo "PQ TLS: all checks passed"

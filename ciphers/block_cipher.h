@@ -1,6 +1,8 @@
 // The per-algorithm "hw" hook struct every block cipher implementation fills
 // in (one per instruction set), and the algorithm descriptor that lists them.
-// The provider's generic ECB/CTR layer and the dispatcher only see these.
+// The provider's generic mode layer (ECB, CTR, CBC, CFB, OFB, CFB8, CFB1), the
+// GCM mode (ciphers/gcm, through the CTR and encrypt hooks) and the dispatcher
+// only see these.
 #pragma once
 #include <cstddef>
 #include <cstdint>

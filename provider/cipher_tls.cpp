@@ -114,12 +114,14 @@ int tls_block_update(TlsRecordMode* t, const ProvCtx* prov, bool enc, bool pad, 
                   inl, outsize);
   size_t len = inl;
   if (enc) {
-    // TLS padding: 1..bs bytes, each holding their count - 1.
+    // TLS padding: 1..bs bytes, each holding their count - 1; SSL 3.0's are
+    // zeros before that length byte (as the default provider writes them).
     const size_t padnum = bs - inl % bs;
     if (outsize - inl < padnum)
       return TLS_FAIL(prov, "no room for %zu bytes of TLS padding after %zu", padnum, inl);
     if (padnum > tls::kMaxPadding) return TLS_FAIL(prov, "%zu bytes of padding", padnum);
-    std::memset(out + inl, int(padnum - 1), padnum);
+    std::memset(out + inl, t->version == SSL3_VERSION ? 0 : int(padnum - 1), padnum - 1);
+    out[inl + padnum - 1] = uint8_t(padnum - 1);
     len += padnum;
   }
   if (len % bs != 0)

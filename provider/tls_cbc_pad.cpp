@@ -5,6 +5,14 @@
 namespace gpucrypto::tls {
 namespace {
 
+// A public index, opaque to the optimiser. In the loops below GCC otherwise
+// shares one induction variable between a mask and an address: it walked
+// rec[len - 1 - i] as (rec + len - 1 - pad) + (pad - i), and randmac[k] as
+// (randmac - rotate_offset) + (rotate_offset + k). The secret cancels, but
+// the address is then computed from it (ct_harness reports exactly that), and
+// whether it cancels is up to the compiler.
+inline size_t pub(size_t i) { return value_barrier(i); }
+
 // Copies the mac_size bytes that end at *len (secret, within 256 + mac_size
 // bytes of the record's end) to mac, or randmac when good is 0. Every byte
 // of that window is read and every MAC position tried, as ssl3_cbc_copy_mac.
@@ -22,18 +30,21 @@ void copy_mac(const uint8_t* rec, size_t orig_len, size_t mac_end, size_t mac_si
     in_mac |= started;
     in_mac &= ct_lt(i, mac_end);
     rotate_offset |= j & started;
-    rotated[j] |= uint8_t(rec[i] & in_mac);
+    rotated[pub(j)] |= uint8_t(rec[pub(i)] & in_mac);
     if (++j == mac_size) j = 0;  // j follows i: public
   }
   // mac[k] = rotated[(rotate_offset + k) mod mac_size], each output byte an OR
-  // over every position so that no address depends on rotate_offset.
+  // over every position so that no address depends on rotate_offset. The
+  // barrier on the mask keeps GCC from seeing that exactly one i matches and
+  // loading rotated[want] (it did: ct_harness reported the secret address).
   const uint8_t good8 = uint8_t(good);
   for (size_t k = 0; k < mac_size; ++k) {
     size_t want = rotate_offset + k;  // < 2 * mac_size
     want -= mac_size & ct_ge(want, mac_size);
     uint8_t b = 0;
-    for (size_t i = 0; i < mac_size; ++i) b |= uint8_t(rotated[i] & ct_eq(i, want));
-    mac[k] = ct_select_8(good8, b, randmac[k]);
+    for (size_t i = 0; i < mac_size; ++i) b |= uint8_t(rotated[pub(i)] & value_barrier(ct_eq(i, want)));
+    const size_t at = pub(k);
+    mac[at] = ct_select_8(good8, b, randmac[at]);
   }
   volatile uint8_t* wipe = rotated;  // the candidate MAC bytes (plaintext)
   for (size_t i = 0; i < sizeof rotated; ++i) wipe[i] = 0;
@@ -57,7 +68,7 @@ Unpadded remove_padding_and_mac(bool ssl3, const uint8_t* rec, size_t* len, size
     const size_t to_check = orig_len < kMaxPadding ? orig_len : kMaxPadding;
     size_t diff = 0;
     for (size_t i = 0; i < to_check; ++i)
-      diff |= ct_ge(pad, i) & (pad ^ rec[orig_len - 1 - i]);
+      diff |= ct_ge(pad, i) & (pad ^ rec[pub(orig_len - 1 - i)]);
     good &= ct_is_zero(diff & 0xff);
   }
   const size_t payload_and_mac = orig_len - (good & (pad + 1));

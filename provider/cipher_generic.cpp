@@ -14,6 +14,7 @@
 
 #include "engine/dispatcher.h"
 #include "provider/cipher_params.h"
+#include "provider/cipher_tls.h"
 #include "provider/provctx.h"
 
 namespace gpucrypto {
@@ -94,6 +95,7 @@ struct CipherCtx {
   // (small_call_limit(), engine/dispatcher.h, computed once per context).
   size_t inline_limit = 0;
   unsigned bs_shift = 0;  // log2(block bytes), or kNotPow2 (Rijndael-192)
+  TlsRecordMode tls;      // `tls-version`, `tls-mac-size`, `tls-mac` (cipher_tls.h)
 
   size_t bs() const { return algo->block_bytes; }
   // n / bs and n % bs without a division for power-of-two blocks: they sit on
@@ -233,6 +235,7 @@ void freectx(void* vctx) {
   if (c == nullptr) return;
   wipe_ks(c);
   free_kstream(c);
+  tls_free_mac(&c->tls);
   OPENSSL_cleanse(c, sizeof *c);
   delete c;
 }
@@ -264,7 +267,9 @@ void* dupctx(void* vctx) {
       c->ks_size = src->ks_size;
     }
   }
-  if ((src->kstream != nullptr && c->kstream == nullptr) || (src->ks != nullptr && c->ks == nullptr)) {
+  const bool tls_ok = tls_dup(&c->tls, src->tls);
+  if ((src->kstream != nullptr && c->kstream == nullptr) || (src->ks != nullptr && c->ks == nullptr) ||
+      !tls_ok) {
     freectx(c);
     GPUC_RAISE(src->prov, kErrMalloc);
     return nullptr;
@@ -375,11 +380,29 @@ inline bool check_update(CipherCtx* c, unsigned char* out, const unsigned char* 
 
 // --- ECB and CBC: padding, the held-back block -------------------------------
 
+void run_blocks(void* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  run(static_cast<CipherCtx*>(c), in, out, nblocks);
+}
+
+// TLS record mode (libssl set `tls-version`): each update is one record,
+// padded or unpadded on its own (cipher_tls.h).
+int tls_record_update(CipherCtx* c, unsigned char* out, size_t* outl, size_t outsize,
+                      const unsigned char* in, size_t inl) {
+  if (!c->key_set) {
+    GPUC_RAISE(c->prov, kErrNoKeySet, "%s: set a key with EVP_CipherInit before update",
+               c->algo->name);
+    return 0;
+  }
+  return tls_block_update(&c->tls, c->prov, c->enc, c->pad, c->bs(), run_blocks, c, out, outl,
+                          outsize, in, inl);
+}
+
 int block_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
                const unsigned char* in, size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
   const size_t bs = c->bs();
   *outl = 0;
+  if (c->tls.version > 0) return tls_record_update(c, out, outl, outsize, in, inl);
   // With bytes buffered, output runs bufsz bytes behind input: "in place" is
   // out + bufsz == in.
   if (!check_update(c, out, in, inl, c->bufsz)) return 0;
@@ -433,6 +456,10 @@ int block_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {
   *outl = 0;
   if (!c->key_set) {
     GPUC_RAISE(c->prov, kErrNoKeySet);
+    return 0;
+  }
+  if (c->tls.version > 0) {  // records are whole updates: nothing to finish
+    GPUC_RAISE(c->prov, kErrTlsRecord, "no final in TLS record mode");
     return 0;
   }
   if (c->enc) {
@@ -634,9 +661,16 @@ int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
            size_t inl) {
   auto* c = static_cast<CipherCtx*>(vctx);
   const Mode m = c->desc->mode;
-  if (m == Mode::kCTR) return ctr_update(vctx, out, outl, outsize, in, inl);
-  return block_mode(m) ? block_update(vctx, out, outl, outsize, in, inl)
-                       : stream_update(vctx, out, outl, outsize, in, inl);
+  if (block_mode(m)) return block_update(vctx, out, outl, outsize, in, inl);
+  if (c->tls.version > 0 && m == Mode::kCFB1 && c->use_bits) {
+    GPUC_RAISE(c->prov, kErrTlsRecord, "CFB1 with use-bits counts bits, not record bytes");
+    return 0;
+  }
+  const int ok = m == Mode::kCTR ? ctr_update(vctx, out, outl, outsize, in, inl)
+                                 : stream_update(vctx, out, outl, outsize, in, inl);
+  // A stream in TLS record mode: the record's MAC is its tail (cipher_tls.h).
+  if (ok && c->tls.version > 0 && !c->enc && inl != 0) return tls_stream_mac(&c->tls, out, outl);
+  return ok;
 }
 
 // Streams have nothing left over at final: only the key check (ctr_final).
@@ -714,7 +748,7 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   if ((p = find_param(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
       !OSSL_PARAM_set_octet_string(p, c->reg, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->reg, ivlen))
     goto bad;
-  return 1;
+  return tls_get_params(c->tls, c->prov, params);
 bad:
   GPUC_RAISE(c->prov, kErrBadParam, "cannot return parameter '%s'", p->key);
   return 0;
@@ -810,7 +844,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       return 0;
     }
   }
-  return 1;
+  return tls_set_params(&c->tls, c->prov, params);
 }
 
 const OSSL_PARAM kCtxGettable[] = {
@@ -822,6 +856,7 @@ const OSSL_PARAM kCtxGettable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
+    OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, nullptr, 0),
     OSSL_PARAM_END};
 
 const OSSL_PARAM kCtxSettable[] = {
@@ -830,6 +865,8 @@ const OSSL_PARAM kCtxSettable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, nullptr),
     OSSL_PARAM_END};
 
 

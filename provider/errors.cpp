@@ -29,6 +29,7 @@ const OSSL_ITEM kReasons[] = {
     {kErrFetchFailed, const_cast<char*>("algorithm fetch failed")},
     {kErrBackendFailed, const_cast<char*>("back end failed")},
     {kErrTagMismatch, const_cast<char*>("tag mismatch: data not authentic")},
+    {kErrTlsRecord, const_cast<char*>("TLS record operation failed")},
     {0, nullptr}};
 
 }  // namespace

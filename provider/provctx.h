@@ -40,6 +40,7 @@ enum Reason : int {
   kErrFetchFailed,      // a digest could not be fetched from another provider
   kErrBackendFailed,    // a back end (e.g. GPU) failed and fallback also failed
   kErrTagMismatch,      // AEAD: the tag does not authenticate the data
+  kErrTlsRecord,        // TLS record mode: a record the cipher cannot take (cipher_tls.cpp)
 };
 
 // Raises an error in the calling thread's OpenSSL error queue, through the

@@ -17,6 +17,7 @@
 #include "gpu/gpu_backend.h"
 #include "provider/cipher_gcm.h"
 #include "provider/cipher_table.h"
+#include "provider/cipher_tls.h"
 #include "engine/thread_pool.h"
 #include "provider/kem_algorithms.h"
 #include "provider/kem_tls.h"
@@ -115,6 +116,7 @@ const OSSL_ITEM* get_reason_strings(void*) { return reason_strings(); }
 void teardown(void* vprov) {
   auto* p = static_cast<ProvCtx*>(vprov);
   gcm_log_stats(p);
+  tls_log_stats(p);
   OSSL_LIB_CTX_free(p->libctx);
   delete p;
   if (g_instances.fetch_sub(1) == 1) {

@@ -8,6 +8,7 @@
 //   valgrind --error-exitcode=1 ct_harness            all runnable paths
 //   valgrind ct_harness --canary                      self-check: must exit 0
 //   ct_harness --list                                 what would run
+//   valgrind --error-exitcode=1 ct_harness --tls      the TLS CBC unpadding alone
 //
 // Which paths run: every CipherHw of every algorithm whose `required`
 // features the CPU *as valgrind presents it* has. Valgrind 3.19 decodes
@@ -35,6 +36,7 @@
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
 #include "platform/cpu_features.h"
+#include "provider/tls_cbc_pad.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "kem/mlkem/mlkem_impl.h"
@@ -499,6 +501,58 @@ void check_mlkem(Tally* t) {
   }
 }
 
+// TLS CBC record unpadding (provider/tls_cbc_pad.h, the Lucky Thirteen
+// path): the whole decrypted record secret -- payload, MAC, padding and its
+// length byte -- and the random MAC, for SSL 3.0 and TLS rules, block sizes 8,
+// 16 and 32, MAC sizes 0 (encrypt-then-MAC), 20, 32 and 48, record lengths
+// inside and beyond the 256-byte scan window, good and bad paddings. The
+// record length is public; the payload length, the MAC and `good` come out
+// declassified (libssl checks the MAC next).
+void check_tls_unpad(Tally* t) {
+  const long before = errors_so_far();
+  int runs = 0;
+  bool right = true;
+  for (bool ssl3 : {false, true}) {
+    for (size_t bs : {size_t(8), size_t(16), size_t(32)}) {
+      for (size_t mac_size : {size_t(0), size_t(20), size_t(32), size_t(48)}) {
+        for (size_t len : {size_t(4) * bs, size_t(96), size_t(1024) + bs}) {
+          for (int bad = 0; bad < 2; ++bad) {
+            len -= len % bs;
+            std::vector<uint8_t> rec(len);
+            uint8_t randmac[gpucrypto::tls::kMaxMacBytes], mac[gpucrypto::tls::kMaxMacBytes];
+            fill(rec.data(), rec.size(), uint32_t(len + mac_size + bs));
+            fill(randmac, sizeof randmac, 77);
+            const size_t pad = ssl3 ? bs - 1 : (len - mac_size - 1) % 256 / bs * bs + (bs - 1);
+            if (len < mac_size + 1 + pad) continue;
+            for (size_t i = 0; i <= pad; ++i) rec[len - 1 - i] = uint8_t(pad);
+            if (bad) rec[len - 2] ^= 0x40;  // a padding byte (SSL 3.0 does not check it)
+            secret(rec.data(), rec.size());
+            secret(randmac, sizeof randmac);
+            size_t out = len;
+            const gpucrypto::tls::Unpadded u = gpucrypto::tls::remove_padding_and_mac(
+                ssl3, rec.data(), &out, bs, mac_size, randmac, mac);
+            declassify(&out, sizeof out);
+            declassify(mac, sizeof mac);
+            size_t good = u.good;
+            declassify(&good, sizeof good);
+            declassify(rec.data(), rec.size());
+            const bool want_good = ssl3 || !bad;
+            right &= u.publicly_valid && (good != 0) == want_good &&
+                     out == len - mac_size - (want_good ? pad + 1 : 0);
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  const long found = errors_so_far() - before;
+  std::printf("%-44s %s%s\n", ("TLS CBC unpad + MAC copy (" + std::to_string(runs) + " records)").c_str(),
+              found == 0 ? "clean" : (std::to_string(found) + " secret-dependent uses").c_str(),
+              right ? "" : "  WRONG RESULT");
+  ++t->checked;
+  if (found != 0 || !right) ++t->leaking;
+}
+
 // --- canaries: code that leaks on purpose, to prove the check sees it -------
 
 // A classic table-based S-box: the memory index is the secret byte.
@@ -513,6 +567,16 @@ __attribute__((noinline)) int early_exit_compare(const uint8_t* a, const uint8_t
   for (size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return 1;
   return 0;
+}
+
+// TLS padding checked the naive way: stops at the first bad byte and reads
+// only the padding length's worth (the timing Lucky Thirteen measures).
+__attribute__((noinline)) bool naive_tls_unpad(const uint8_t* rec, size_t len) {
+  const size_t pad = rec[len - 1];
+  if (pad + 1 > len) return false;
+  for (size_t i = 0; i <= pad; ++i)
+    if (rec[len - 1 - i] != pad) return false;
+  return true;
 }
 
 int run_canaries() {
@@ -534,6 +598,18 @@ int run_canaries() {
   found = errors_so_far() - before;
   std::printf("canary early-exit compare:   %ld reports (%s)\n", found, found > 0 ? "caught" : "MISSED");
   missed += found == 0;
+  {
+    uint8_t rec[64];
+    fill(rec, sizeof rec, 9);
+    rec[63] = 3;
+    before = errors_so_far();
+    secret(rec, sizeof rec);
+    volatile bool ok = naive_tls_unpad(rec, sizeof rec);
+    (void)ok;
+    found = errors_so_far() - before;
+    std::printf("canary naive TLS unpadding:  %ld reports (%s)\n", found, found > 0 ? "caught" : "MISSED");
+    missed += found == 0;
+  }
   // The GPU T-table AES kernel (gpu_kernels=tables) on the host emulator:
   // its secret shared-memory indices must be reported.
   {
@@ -569,6 +645,11 @@ int main(int argc, char** argv) {
     return run_canaries();
   }
   Tally t;
+  if (mode == "--tls") {
+    check_tls_unpad(&t);
+    if (!under) return 2;
+    return t.leaking == 0 ? 0 : 1;
+  }
   std::printf("CPU features seen: %s\n",
               gpucrypto::cpu_features_string(gpucrypto::cpu_features_detected()).c_str());
   check_ciphers(&t, mode == "--list");
@@ -576,6 +657,7 @@ int main(int argc, char** argv) {
   check_gcm(&t);
   check_kem(&t);
   check_mlkem(&t);
+  check_tls_unpad(&t);
   check_gpu_kernels(&t);
   std::printf("checked %d paths, %d with secret-dependent branches or indices, %d skipped%s\n",
               t.checked, t.leaking, t.skipped, under ? "" : " (NOT under valgrind: nothing was checked)");

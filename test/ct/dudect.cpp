@@ -59,6 +59,7 @@
 #include "ciphers/gcm/ghash.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "platform/cpu_features.h"
+#include "provider/tls_cbc_pad.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "test/ct/cipher_algos.h"
@@ -482,6 +483,44 @@ void check_babykyber(Tally* tally) {
                [&] { (void)babykyber_decaps_batch(nullptr, kN, sss.data(), cts.data(), sks.data(), 1); }));
 }
 
+// --- TLS CBC unpadding --------------------------------------------------------------
+
+// provider/tls_cbc_pad.h on a decrypted record of public length: class 0 one
+// fixed record (well-formed padding), class 1 random records -- random
+// padding lengths, mostly bad paddings, the MAC at a random place in the
+// 256-byte window. TLS and SSL 3.0 rules, MAC sizes 20 and 48, a short record
+// (the whole record is the window) and a 16 KiB one.
+void check_tls_unpad(Tally* tally) {
+  for (bool ssl3 : {false, true}) {
+    for (size_t mac_size : {size_t(20), size_t(48)}) {
+      for (size_t len : {size_t(288), size_t(16384)}) {
+        const std::string name = std::string("TLS CBC unpad ") + (ssl3 ? "SSL3" : "TLS") + " mac " +
+                                 std::to_string(mac_size) + " len " + std::to_string(len);
+        if (g_list) {
+          std::printf("%s\n", name.c_str());
+          continue;
+        }
+        if (!selected(name)) continue;
+        std::vector<uint8_t> rec(len), fixed(len), mac(mac_size), randmac(mac_size);
+        random_fill(fixed.data(), len);
+        random_fill(randmac.data(), mac_size);
+        const size_t pad = ssl3 ? 15 : 15 + 16 * 7;
+        for (size_t i = 0; i <= pad; ++i) fixed[len - 1 - i] = uint8_t(pad);
+        volatile size_t sink = 0;
+        report(tally, name,
+               measure(
+                   g_samples, [&](int c) { pick(c, rec, fixed); },
+                   [&] {
+                     size_t out = len;
+                     const gpucrypto::tls::Unpadded u = gpucrypto::tls::remove_padding_and_mac(
+                         ssl3, rec.data(), &out, 16, mac_size, randmac.data(), mac.data());
+                     sink = out ^ u.good;
+                   }));
+      }
+    }
+  }
+}
+
 // --- canaries ---------------------------------------------------------------------
 
 __attribute__((noinline)) bool leaky_compare(const uint8_t* a, const uint8_t* b, size_t n) {
@@ -570,6 +609,7 @@ int main(int argc, char** argv) {
   check_gcm(&tally);
   check_mlkem(&tally);
   check_babykyber(&tally);
+  check_tls_unpad(&tally);
   if (g_list) return 0;
   const bool caught = canaries();
   std::printf("dudect: %d tests, %d with |t| > %.0f%s, largest |t| %.2f; canaries %s\n", tally.checked,

@@ -25,9 +25,11 @@ bool parse_size(const std::string& s, size_t* out) {
   return true;
 }
 
+// Exactly what the error message promises ("expected 0 or 1"): no other
+// spelling, so a value is read the same way by every reader of the file.
 bool parse_bool(const std::string& s, bool* out) {
-  if (s == "1" || s == "yes" || s == "on" || s == "true") return *out = true, true;
-  if (s == "0" || s == "no" || s == "off" || s == "false") return *out = false, true;
+  if (s == "1") return *out = true, true;
+  if (s == "0") return *out = false, true;
   return false;
 }
 

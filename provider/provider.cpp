@@ -35,7 +35,7 @@ OSSL_FUNC_core_get_params_fn* c_get_params = nullptr;
 std::atomic<int> g_instances{0};
 
 constexpr const char* kConfigKeys[] = {"backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-                                       "log", "gpu_kernels"};
+                                       "log", "gpu_kernels", kMlkemImportPctKey};
 
 // Reads the provider section keys of openssl.cnf, then the environment.
 // Returns an error message, empty on success.

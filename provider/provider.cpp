@@ -8,6 +8,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdio>
 #include <new>
@@ -147,6 +149,7 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
   auto* p = new (std::nothrow) ProvCtx;
   if (p == nullptr) return 0;
   p->handle = handle;
+  p->pid = getpid();
   const std::string err = load_config(handle, &p->config);
   if (!err.empty()) {
     // Both: the error queue for programs, stderr for `openssl` users whose

@@ -25,9 +25,18 @@ bool parse_size(const std::string& s, size_t* out) {
   return true;
 }
 
+// Exactly what the error message promises ("expected 0 or 1"): no other
+// spelling, so a value is read the same way by every reader of the file.
 bool parse_bool(const std::string& s, bool* out) {
-  if (s == "1" || s == "yes" || s == "on" || s == "true") return *out = true, true;
-  if (s == "0" || s == "no" || s == "off" || s == "false") return *out = false, true;
+  if (s == "1") return *out = true, true;
+  if (s == "0") return *out = false, true;
+  return false;
+}
+
+bool parse_pct(const std::string& s, PairwiseTest* out) {
+  if (s == "random") return *out = PairwiseTest::kRandom, true;
+  if (s == "fixed") return *out = PairwiseTest::kFixed, true;
+  if (s == "none") return *out = PairwiseTest::kNone, true;
   return false;
 }
 
@@ -54,6 +63,8 @@ std::string config_set(EngineConfig* cfg, const std::string& key, const std::str
     else cfg->gpu_min_bytes = n;
   } else if (key == "log") {
     if (!parse_bool(value, &cfg->log)) return bad("0 or 1");
+  } else if (key == kMlkemImportPctKey) {
+    if (!parse_pct(value, &cfg->mlkem_import_pct)) return bad("random, fixed or none");
   } else if (key == "gpu_kernels") {
     if (!gpu::parse_kernel_family(value, &cfg->gpu_kernels)) return bad("constant-time or tables");
   } else {
@@ -69,7 +80,8 @@ std::string config_apply_env(EngineConfig* cfg) {
       {"GPUCRYPTO_MT_MIN_BYTES", "mt_min_bytes"},
       {"GPUCRYPTO_GPU_MIN_BYTES", "gpu_min_bytes"},
       {"GPUCRYPTO_LOG", "log"},
-      {"GPUCRYPTO_GPU_KERNELS", "gpu_kernels"}};
+      {"GPUCRYPTO_GPU_KERNELS", "gpu_kernels"},
+      {"GPUCRYPTO_MLKEM_IMPORT_PCT", kMlkemImportPctKey}};
   for (const auto& v : kVars) {
     const char* val = std::getenv(v.env);
     if (val == nullptr) continue;
@@ -88,6 +100,9 @@ std::string config_describe(const EngineConfig& cfg) {
                   (cfg.log ? " log=1" : "");
   // append, not a longer operator+ chain (GCC 12 -O3 -Wrestrict false positive)
   d.append(" gpu_kernels=").append(gpu::kernel_family_name(cfg.gpu_kernels));
+  if (cfg.mlkem_import_pct != PairwiseTest::kRandom)  // the default is not spelled out
+    d.append(" ").append(kMlkemImportPctKey)
+        .append(cfg.mlkem_import_pct == PairwiseTest::kFixed ? "=fixed" : "=none");
   return d;
 }
 

@@ -1,8 +1,8 @@
 // Engine configuration: back-end cap, thread count and size thresholds.
 // Sources, in order: openssl.cnf provider-section keys, environment variables
 // (GPUCRYPTO_BACKEND, GPUCRYPTO_THREADS, GPUCRYPTO_MT_MIN_BYTES,
-// GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG, GPUCRYPTO_GPU_KERNELS), then
-// measured defaults.
+// GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG, GPUCRYPTO_GPU_KERNELS,
+// GPUCRYPTO_MLKEM_IMPORT_PCT), then measured defaults.
 // Malformed values are errors, never silently replaced by a default.
 #pragma once
 #include <cstddef>
@@ -23,6 +23,14 @@ namespace gpucrypto {
 // busy a split costs 10-40%. README "Thresholds" has the tables.
 inline constexpr size_t kDefaultMtMinBytes = 256 * 1024;
 
+// The pairwise consistency test run on an imported or decoded ML-KEM expanded
+// private key (and a hybrid's ML-KEM half): OpenSSL 3.5's provider setting of
+// the same name and values. random: encapsulate with a fresh m, decapsulate,
+// compare (3.5's default); fixed: the same with m = 0x55..55; none: skip it
+// (the FIPS 203 section 7.3 hash and modulus checks still run).
+enum class PairwiseTest : uint8_t { kRandom, kFixed, kNone };
+inline constexpr char kMlkemImportPctKey[] = "ml-kem.import_pct_type";
+
 struct EngineConfig {
   Backend backend = Backend::kAuto;
   size_t threads = 0;  // 0: number of online CPUs
@@ -32,13 +40,14 @@ struct EngineConfig {
   // GPU kernel family (README "Security notes"): constant time unless the
   // configuration asks for the table kernels by name.
   gpu::KernelFamily gpu_kernels = gpu::KernelFamily::kConstantTime;
+  PairwiseTest mlkem_import_pct = PairwiseTest::kRandom;
 
   // Features the CPU paths may use under `backend`.
   uint32_t features() const { return cpu_features_detected() & backend_feature_mask(backend); }
 };
 
 // Applies one key ("backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-// "log", "gpu_kernels"). Returns an empty string on success, else a message naming the key
+// "log", "gpu_kernels", "ml-kem.import_pct_type"). Returns an empty string on success, else a message naming the key
 // and value.
 std::string config_set(EngineConfig* cfg, const std::string& key, const std::string& value);
 

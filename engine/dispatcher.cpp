@@ -11,6 +11,7 @@
 #include <new>
 #include <vector>
 
+#include "engine/diag_write.h"
 #include "engine/offload.h"
 #include "engine/thread_pool.h"
 
@@ -47,9 +48,11 @@ void log_served(const CipherJob& job, Served s, size_t threads) {
                           .count();
   int64_t prev = last.load(std::memory_order_relaxed);
   if (now - prev < 100 || !last.compare_exchange_strong(prev, now)) return;
-  std::fprintf(stderr, "gpucrypto: %zu bytes %s via %s (%s, %zu threads)\n",
-               job.nblocks * job.block_bytes, kind_name(job.kind), served_name(s), job.hw->name,
-               threads);
+  char line[160];
+  const int n = std::snprintf(line, sizeof line, "gpucrypto: %zu bytes %s via %s (%s, %zu threads)\n",
+                              job.nblocks * job.block_bytes, kind_name(job.kind), served_name(s),
+                              job.hw->name, threads);
+  if (n > 0) diag_write(line, std::min(size_t(n), sizeof line - 1));
 }
 
 // Hands the job to the GPU; returns how many leading blocks it completed

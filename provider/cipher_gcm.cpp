@@ -18,6 +18,10 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -28,6 +32,7 @@
 #include "ciphers/gcm/gcm_mode.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
+#include "engine/diag_write.h"
 #include "engine/gcm_parallel.h"
 #include "provider/cipher_table.h"
 #include "provider/cipher_params.h"
@@ -71,6 +76,18 @@ struct alignas(64) Shard {
   std::atomic<uint64_t> records{0}, bytes{0};
 };
 Shard g_shards[16];
+
+// The counts are the process's own: a forked child starts from zero (an
+// nginx worker reports what it served, not what its master did before the
+// fork). Registered when the module is loaded; glibc drops the handler when
+// the module is unloaded.
+void zero_counts() {
+  for (Shard& s : g_shards) {
+    s.records.store(0, std::memory_order_relaxed);
+    s.bytes.store(0, std::memory_order_relaxed);
+  }
+}
+[[maybe_unused]] const bool g_counts_per_process = pthread_atfork(nullptr, nullptr, zero_counts) == 0;
 
 void count_served(const void* ctx, uint64_t bytes) {
   Shard& s = g_shards[(reinterpret_cast<uintptr_t>(ctx) >> 6) % std::size(g_shards)];
@@ -604,12 +621,19 @@ int gcm_get_provider_params(OSSL_PARAM params[]) {
   return 1;
 }
 
+// Written where it is safe (diag_write: never SIGXFSZ, nothing a sandbox
+// forbids), and in a forked child only when the child served GCM itself: a
+// child that never used the provider (a sandboxed helper, say) has nothing
+// to report and inherited `log` from a parent that asked for it.
 void gcm_log_stats(const ProvCtx* p) {
   if (!p->config.log) return;
   uint64_t r, b;
   gcm_stats(&r, &b);
-  std::fprintf(stderr, "gpucrypto: GCM served %llu records, %llu bytes\n",
-               static_cast<unsigned long long>(r), static_cast<unsigned long long>(b));
+  if (r == 0 && getpid() != p->pid) return;
+  char line[96];
+  const int n = std::snprintf(line, sizeof line, "gpucrypto: GCM served %llu records, %llu bytes\n",
+                              static_cast<unsigned long long>(r), static_cast<unsigned long long>(b));
+  if (n > 0) diag_write(line, std::min(size_t(n), sizeof line - 1));
 }
 
 }  // namespace gpucrypto

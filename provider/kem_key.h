@@ -38,6 +38,11 @@ bool key_set_seed(Key* key, const uint8_t* seed, size_t len);
 // seed and private key together (PKCS#8 "both"): they must agree.
 bool key_set_seed_and_priv(Key* key, const uint8_t* seed, size_t slen, const uint8_t* priv,
                            size_t plen);
+// The row's pairwise consistency test (KemDesc::pairwise) on a private key
+// and its public key; true when the row has none or `how` is kNone. Raises
+// OpenSSL 3.5's "public part of <name> private key fails to match private"
+// on a mismatch.
+bool key_pairwise(const Key& key, const uint8_t* pub, const uint8_t* priv, PairwiseTest how);
 // Keymgmt import/export of "pub", "priv" and (stores_seed rows) "seed",
 // reused by the encoders and decoders.
 int key_import(Key* key, int selection, const OSSL_PARAM params[]);

@@ -1,7 +1,7 @@
 // The keymgmt of every KEM row: generation (optionally from the row's
 // "seed" for reproducible keys; "group" for TLS where the row names one),
 // import/export of "pub", "priv" (and "seed" where the row keeps it),
-// has/match/dup/load, get_params (bits, security-bits, max-size = ciphertext
+// has/match/validate/dup/load, get_params (bits, security-bits, max-size = ciphertext
 // bytes, pub, priv, encoded-pub-key, seed) and set_params (encoded-pub-key:
 // what a TLS 1.3 server does with the client's key share).
 //
@@ -33,6 +33,17 @@ int km_has(const void* kd, int selection) {
   if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 && !k->has_pub) return 0;
   if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && !k->has_priv) return 0;
   return 1;
+}
+
+// EVP_PKEY_check and friends: OpenSSL 3.5's ml_kem_validate -- the parts
+// asked for are present and, for a key pair, the pairwise test passes (with
+// a random m, whatever the import setting). Installed keys already passed
+// the row's checks.
+int km_validate(const void* kd, int selection, int) {
+  if (!km_has(kd, selection)) return 0;
+  const auto* k = static_cast<const Key*>(kd);
+  if ((selection & kKeySelect) != kKeySelect) return 1;
+  return key_pairwise(*k, k->pub, k->priv, PairwiseTest::kRandom) ? 1 : 0;
 }
 
 int km_match(const void* a, const void* b, int selection) {
@@ -296,6 +307,7 @@ const OSSL_DISPATCH kKeymgmt[] = {
     {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, reinterpret_cast<Fn>(&km_query_operation_name<R>)},
     {OSSL_FUNC_KEYMGMT_HAS, reinterpret_cast<Fn>(&km_has)},
     {OSSL_FUNC_KEYMGMT_MATCH, reinterpret_cast<Fn>(&km_match)},
+    {OSSL_FUNC_KEYMGMT_VALIDATE, reinterpret_cast<Fn>(&km_validate)},
     {OSSL_FUNC_KEYMGMT_IMPORT, reinterpret_cast<Fn>(&km_import)},
     {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, reinterpret_cast<Fn>(&km_types<R>)},
     {OSSL_FUNC_KEYMGMT_EXPORT, reinterpret_cast<Fn>(&km_export)},

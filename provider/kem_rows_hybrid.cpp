@@ -244,6 +244,14 @@ int hybrid_pub_from_priv(KemCall& c, const KemDesc& d, const uint8_t* priv, uint
   return classical_pub_from_priv(c, l.cl, priv + l.c_priv, pub + l.c_pub);
 }
 
+// The ML-KEM half's test. The classical half needs none: its public key is
+// computed from its private key (hybrid_pub_from_priv), never read.
+int hybrid_pairwise(KemCall& c, const KemDesc& d, const uint8_t* pub, const uint8_t* priv,
+                    PairwiseTest how) {
+  const Layout l = layout(d);
+  return l.mlkem.pairwise(c, l.mlkem, pub + l.m_pub, priv + l.m_priv, how);
+}
+
 const char* hybrid_strerror(int rc) {
   switch (rc) {
     case kErrClassicalShare:
@@ -252,7 +260,7 @@ const char* hybrid_strerror(int rc) {
     case kErrClassical:
       return "the classical half (X25519 / EC from the default provider) failed";
     default:
-      return mlkem_strerror(rc);
+      return mlkem_row_strerror(rc);
   }
 }
 

@@ -40,6 +40,13 @@ const Impl& uses(KemCall& call, const Impl& impl) {
 // Status codes of the entry points: the C APIs' (0 = ok; both KEM headers
 // use these values).
 inline constexpr int kOk = 0, kLibErrKey = -2, kLibErrHash = -3;
+// A private key whose own encapsulation it does not decapsulate (the
+// pairwise test): the provider's code, not a C API's.
+inline constexpr int kErrPairwise = -30;
+// Which of FIPS 203's checks refused an ML-KEM private key (the C API says
+// only MLKEM_ERR_KEY): section 7.3's hash check, or 7.2's modulus check on
+// the embedded ek.
+inline constexpr int kErrDkHash = -31, kErrEkModulus = -32;
 
 // What PrivateKeyInfo's privateKey OCTET STRING holds.
 enum class PrivForm : uint8_t {
@@ -90,6 +97,13 @@ struct KemDesc {
   // The public key of a checked private key (nullptr: the pub_bytes at
   // pub_in_priv). A hybrid computes its classical half.
   int (*pub_from_priv)(KemCall&, const KemDesc&, const uint8_t* priv, uint8_t* pub);
+  // The pairwise consistency test of a checked expanded private key and its
+  // public key (kOk, kErrPairwise, or a C API code when it could not run);
+  // nullptr: the row has none (babyKyber). Run on every private key imported
+  // or decoded in expanded form, as `how` (the instance's
+  // ml-kem.import_pct_type) says, and by validate (always random).
+  int (*pairwise)(KemCall&, const KemDesc&, const uint8_t* pub, const uint8_t* priv,
+                  PairwiseTest how);
   const char* (*strerror)(int rc);
   // Appends algorithm-specific text output (nullptr: none).
   void (*text_extra)(const Key&, bool with_priv, std::string& out);
@@ -108,6 +122,8 @@ int mlkem_encaps(KemCall&, const KemDesc&, uint8_t*, uint8_t*, const uint8_t*);
 int mlkem_decaps(KemCall&, const KemDesc&, uint8_t*, const uint8_t*, const uint8_t*);
 int mlkem_check_pub(KemCall&, const KemDesc&, const uint8_t*);
 int mlkem_check_priv(KemCall&, const KemDesc&, const uint8_t*);
+int mlkem_pairwise(KemCall&, const KemDesc&, const uint8_t*, const uint8_t*, PairwiseTest);
+const char* mlkem_row_strerror(int rc);
 
 // ML-KEM-<level>: 2.16.840.1.101.3.4.4.<arc> (NIST kems arc); ek = 384k + 32
 // bytes sits at offset 384k inside dk.
@@ -126,7 +142,7 @@ constexpr KemDesc mlkem(int level, const char* name, const char* names, const ch
           .max_der = 4096, .text_note = nullptr, .pub_label = "ek", .priv_label = "dk",
           .param = level, .keygen = mlkem_keygen, .encaps = mlkem_encaps, .decaps = mlkem_decaps,
           .check_pub = mlkem_check_pub, .check_priv = mlkem_check_priv, .pub_from_priv = nullptr,
-          .strerror = mlkem_strerror, .text_extra = nullptr};
+          .pairwise = mlkem_pairwise, .strerror = mlkem_row_strerror, .text_extra = nullptr};
 }
 
 // --- hybrids (provider/kem_rows_hybrid.cpp): ML-KEM + ECDH, draft-ietf-tls-ecdhe-mlkem,
@@ -150,6 +166,7 @@ int hybrid_decaps(KemCall&, const KemDesc&, uint8_t*, const uint8_t*, const uint
 int hybrid_check_pub(KemCall&, const KemDesc&, const uint8_t*);
 int hybrid_check_priv(KemCall&, const KemDesc&, const uint8_t*);
 int hybrid_pub_from_priv(KemCall&, const KemDesc&, const uint8_t*, uint8_t*);
+int hybrid_pairwise(KemCall&, const KemDesc&, const uint8_t*, const uint8_t*, PairwiseTest);
 const char* hybrid_strerror(int rc);
 
 // `param` packs the parts: ML-KEM level * 4 + Classical. X25519MLKEM768 puts
@@ -168,7 +185,8 @@ constexpr KemDesc hybrid(const char* name, const char* description, unsigned tls
           .pub_label = "pub", .priv_label = "priv", .param = level * 4 + int(cl),
           .keygen = hybrid_keygen, .encaps = hybrid_encaps, .decaps = hybrid_decaps,
           .check_pub = hybrid_check_pub, .check_priv = hybrid_check_priv,
-          .pub_from_priv = hybrid_pub_from_priv, .strerror = hybrid_strerror, .text_extra = nullptr};
+          .pub_from_priv = hybrid_pub_from_priv, .pairwise = hybrid_pairwise,
+          .strerror = hybrid_strerror, .text_extra = nullptr};
 }
 constexpr int hybrid_level(const KemDesc& d) { return d.param / 4; }
 constexpr Classical hybrid_classical(const KemDesc& d) { return Classical(d.param % 4); }
@@ -196,7 +214,7 @@ inline constexpr KemDesc kKems[] = {
      .pub_label = "pub", .priv_label = "priv", .param = 0,
      .keygen = rows::bk_keygen, .encaps = rows::bk_encaps, .decaps = rows::bk_decaps,
      .check_pub = rows::bk_check_pub, .check_priv = rows::bk_check_priv, .pub_from_priv = nullptr,
-     .strerror = babykyber_strerror, .text_extra = rows::bk_text},
+     .pairwise = nullptr, .strerror = babykyber_strerror, .text_extra = rows::bk_text},
     rows::mlkem(512, "ML-KEM-512", "ML-KEM-512:MLKEM512:2.16.840.1.101.3.4.4.1",
                 "ML-KEM-512 (FIPS 203), gpucrypto", "MLKEM512", 0x0200, 1, 128,
                 MLKEM512_PUBLICKEY_BYTES, MLKEM512_SECRETKEY_BYTES, MLKEM512_CIPHERTEXT_BYTES),

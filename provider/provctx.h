@@ -5,6 +5,7 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/types.h>
+#include <sys/types.h>
 
 #include "engine/config.h"
 
@@ -17,6 +18,8 @@ struct ProvCtx {
   OSSL_LIB_CTX* libctx = nullptr;
   // Effective configuration of this provider instance (read-only after init).
   EngineConfig config;
+  // The process that loaded this instance (a forked child has another pid).
+  pid_t pid = 0;
 };
 
 // Error reasons. Keep in sync with the strings in provider/errors.cpp.

@@ -8,6 +8,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdio>
 #include <new>
@@ -36,7 +38,7 @@ OSSL_FUNC_core_get_params_fn* c_get_params = nullptr;
 std::atomic<int> g_instances{0};
 
 constexpr const char* kConfigKeys[] = {"backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-                                       "log", "gpu_kernels"};
+                                       "log", "gpu_kernels", kMlkemImportPctKey};
 
 // Reads the provider section keys of openssl.cnf, then the environment.
 // Returns an error message, empty on success.
@@ -149,6 +151,7 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
   auto* p = new (std::nothrow) ProvCtx;
   if (p == nullptr) return 0;
   p->handle = handle;
+  p->pid = getpid();
   const std::string err = load_config(handle, &p->config);
   if (!err.empty()) {
     // Both: the error queue for programs, stderr for `openssl` users whose

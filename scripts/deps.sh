@@ -2,11 +2,11 @@
 # Installs the Debian 12 packages the build needs (as root), or prints the one
 # apt line to run. Sourced by demo.sh and test.sh.
 GPUCRYPTO_PKGS=(build-essential cmake pkg-config openssl libssl-dev libgtest-dev googletest
-                libbenchmark-dev xxd nginx curl python3)
+                libbenchmark-dev xxd nginx curl python3 openssh-server openssh-client)
 # What the TLS tests drive besides openssl (test/cli/pq_tls.sh, gcm_tls.sh,
-# gcm_nginx.sh: curl, nginx, python3's ssl); in the base list too, so the
-# README's test command installs them.
-GPUCRYPTO_TLS_PKGS=(curl nginx python3)
+# gcm_nginx.sh: curl, nginx, python3's ssl; ssh.sh: sshd and ssh); in the base
+# list too, so the README's test command installs them.
+GPUCRYPTO_TLS_PKGS=(curl nginx python3 openssh-server openssh-client)
 gpucrypto_deps() {
   local missing=() p
   for p in "${GPUCRYPTO_PKGS[@]}" "$@"; do

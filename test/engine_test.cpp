@@ -245,6 +245,23 @@ TEST(Config, KeysParseAndRejectMalformedValues) {
   EXPECT_EQ(config_set(&cfg, "colour", "blue"), "gpucrypto: unknown configuration key 'colour'");
 }
 
+// Boolean keys take exactly the two values their message names; the other
+// spellings once accepted silently (yes/on/true, no/off/false) are refused.
+TEST(Config, BooleanKeysAcceptOnly0And1) {
+  EngineConfig cfg;
+  EXPECT_EQ(config_set(&cfg, "log", "1"), "");
+  EXPECT_TRUE(cfg.log);
+  EXPECT_EQ(config_set(&cfg, "log", "0"), "");
+  EXPECT_FALSE(cfg.log);
+  for (const char* v : {"yes", "on", "true", "no", "off", "false", "TRUE", "01", " 1", "1 ", ""}) {
+    cfg.log = true;
+    EXPECT_EQ(config_set(&cfg, "log", v),
+              std::string("gpucrypto: invalid value '") + v + "' for 'log' (expected 0 or 1)")
+        << v;
+    EXPECT_TRUE(cfg.log) << "a refused value must leave the setting as it was: " << v;
+  }
+}
+
 TEST(Config, BackendCapsTheSelectedImplementation) {
   EngineConfig cfg;
   cfg.backend = Backend::kRef;

@@ -123,12 +123,22 @@ constexpr std::array<Layer, 4> kSboxInvLayers = build_layers(kSboxInvSteps);
 constexpr int kNorXorImm = 0xe1;  // vpternlog: a ^ ~(b | c)
 constexpr int kXor3Imm = 0x96;    // a ^ b ^ c
 
+// x -> M·x ^ C in every byte. The matrix and the constant are template
+// parameters because gf2p8affineqb's constant is an instruction immediate:
+// at -O0 GCC's intrinsic is a macro around the builtin, which accepts only an
+// integer constant expression as written at the call (a member of a local
+// constexpr object is not folded there), so the value must arrive as one.
+template <uint64_t M, uint8_t C>
+GPUCRYPTO_ALWAYS_INLINE V affine(V s) {
+  return _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(M)), C);
+}
+
 template <std::array<Layer, 4> L, int I>
 GPUCRYPTO_ALWAYS_INLINE V layer(V s) {
   constexpr Layer l = L[I];
-  const V a = _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(l.a)), 0);
-  const V b = _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(l.b)), l.b_const);
-  if constexpr (l.u != 0) s = _mm512_gf2p8affine_epi64_epi8(s, _mm512_set1_epi64(int64_t(l.u)), 0);
+  const V a = affine<l.a, 0>(s);
+  const V b = affine<l.b, l.b_const>(s);
+  if constexpr (l.u != 0) s = affine<l.u, 0>(s);
   return _mm512_ternarylogic_epi64(s, a, b, kNorXorImm);
 }
 template <std::array<Layer, 4> L>

@@ -49,7 +49,8 @@ grep -q "gpucrypto: 1048576 bytes CTR encrypt via thread-pool (.*, 3 threads)" "
   fail "log=1 did not report the 1 MiB calls: $(head -3 "$TMP/log")"
 
 # Malformed values: the provider refuses to load, naming key and value.
-for bad in "backend = turbo" "threads = lots" "mt_min_bytes = -5" "gpu_min_bytes = 1q" "log = maybe"; do
+for bad in "backend = turbo" "threads = lots" "mt_min_bytes = -5" "gpu_min_bytes = 1q" "log = maybe" \
+    "log = yes" "log = true" "log = on"; do
   write_conf "$bad"
   if out=$(OPENSSL_CONF="$TMP/openssl.cnf" "$OPENSSL" enc -e -rectangle-80-ctr -K 00112233445566778899 \
       -iv 0001020304050607 -in /dev/null 2>&1); then

@@ -16,7 +16,9 @@
  * is wrong or which holds a coefficient >= q (MLKEM_ERR_KEY, outputs zeroed).
  * Decapsulation does NOT re-run the dk hash check on every call (it costs a
  * SHA3-256 over ek): run mlkem_check_secretkey() once when a dk arrives from
- * outside (the provider does it on import). Decapsulation of any ciphertext
+ * outside (the provider does it on import and decode). The hash check cannot
+ * see a corrupted ByteEncode12(s_hat) part: the provider also runs OpenSSL
+ * 3.5's pairwise test (an encapsulation to ek decapsulated with dk). Decapsulation of any ciphertext
  * of the right length succeeds; a ciphertext that does not re-encrypt
  * identically yields the implicit-rejection secret SHAKE256(z || ct, 32).
  *

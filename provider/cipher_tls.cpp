@@ -6,11 +6,16 @@
 #include <openssl/prov_ssl.h>
 #include <openssl/rand.h>
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
 
+#include "engine/diag_write.h"
 #include "provider/tls_cbc_pad.h"
 
 namespace gpucrypto {
@@ -25,6 +30,12 @@ struct alignas(64) Shard {
   std::atomic<uint64_t> records{0};
 };
 Shard g_shards[16];
+
+// A forked child counts from zero, as cipher_gcm.cpp's counts.
+void zero_counts() {
+  for (Shard& s : g_shards) s.records.store(0, std::memory_order_relaxed);
+}
+[[maybe_unused]] const bool g_counts_per_process = pthread_atfork(nullptr, nullptr, zero_counts) == 0;
 
 void count_record(const void* ctx) {
   g_shards[(reinterpret_cast<uintptr_t>(ctx) >> 6) % std::size(g_shards)].records.fetch_add(
@@ -173,10 +184,16 @@ uint64_t tls_cbc_records() {
   return n;
 }
 
+// As gcm_log_stats: through diag_write (never SIGXFSZ, nothing a sandbox
+// forbids), and in a forked child only when the child served records itself.
 void tls_log_stats(const ProvCtx* p) {
   if (!p->config.log) return;
-  std::fprintf(stderr, "gpucrypto: TLS CBC served %llu records\n",
-               static_cast<unsigned long long>(tls_cbc_records()));
+  const uint64_t n = tls_cbc_records();
+  if (n == 0 && getpid() != p->pid) return;
+  char line[64];
+  const int len = std::snprintf(line, sizeof line, "gpucrypto: TLS CBC served %llu records\n",
+                                static_cast<unsigned long long>(n));
+  if (len > 0) diag_write(line, std::min(size_t(len), sizeof line - 1));
 }
 
 }  // namespace gpucrypto

@@ -65,12 +65,7 @@ std::vector<Named> cbc_ciphers() {
   return v;
 }
 
-std::string test_name(const ::testing::TestParamInfo<Named>& info) {
-  std::string n = info.param.name;
-  for (char& ch : n)
-    if (ch == '-') ch = '_';
-  return n;
-}
+std::string test_name(const ::testing::TestParamInfo<Named>& info) { return gtest_name(info.param.name); }
 
 // What one update of one record gave.
 struct Record {

@@ -108,10 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{&rijndael(192, 128), JobKind::kCbcDecrypt},
                       Case{&rijndael(256, 256), JobKind::kCfbDecrypt}),
     [](const auto& info) {
-      std::string n = info.param.algo->name;
-      for (char& ch : n)
-        if (ch == '-') ch = '_';
-      return n + (info.param.kind == JobKind::kCbcDecrypt ? "_CBC" : "_CFB");
+      return gtest_name(info.param.algo->name) + (info.param.kind == JobKind::kCbcDecrypt ? "_CBC" : "_CFB");
     });
 
 // --- the GPU path on the emulated device ---------------------------------------

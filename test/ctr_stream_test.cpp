@@ -236,11 +236,7 @@ TEST_P(CtrStream, CopyMidBuffer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ciphers, CtrStream, ::testing::ValuesIn(kCtrNames),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n) if (ch == '-') ch = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return gtest_name(info.param); });
 
 }  // namespace
 }  // namespace gpucrypto::test

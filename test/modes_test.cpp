@@ -60,12 +60,7 @@ std::vector<Named> all_mode_names() {
   return v;
 }
 
-std::string test_name(const ::testing::TestParamInfo<Named>& info) {
-  std::string n = info.param.name;
-  for (char& ch : n)
-    if (ch == '-') ch = '_';
-  return n;
-}
+std::string test_name(const ::testing::TestParamInfo<Named>& info) { return gtest_name(info.param.name); }
 
 std::vector<size_t> random_chunks(std::mt19937& rng, size_t total) {
   std::vector<size_t> v;

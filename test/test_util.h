@@ -46,6 +46,13 @@ Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, 
 Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
                 const Bytes& in);
 
+// A cipher name as a GoogleTest parameter name: '-' becomes '_'.
+inline std::string gtest_name(std::string name) {
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  return name;
+}
+
 // Directory with test/vectors (GPUCRYPTO_VECTORS_DIR or the default).
 std::string vectors_dir();
 // A known-answer file of test/vectors in the "name = value" layout

@@ -30,7 +30,6 @@ cleanup() {
 }
 trap cleanup EXIT
 command -v python3 >/dev/null || { echo "SKIP: python3 missing (free ports, clients)"; exit 77; }
-free_port() { python3 "$CLIENT_PY" port; }
 # wait_port PORT: until something listens (at most 10 s).
 wait_port() {
   local i
@@ -84,24 +83,8 @@ while read -r G ID; do
 done <<<"$GROUPS_LIST"
 
 # --- 2. applications configured through openssl.cnf --------------------------
-cat >"$TMP/openssl.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-ssl_conf = ssl_sect
-alg_section = algorithm_sect
-# The README's host-wide setup prefers ours; on OpenSSL 3.5, whose default
-# provider has ML-KEM too, this is what makes applications use ours.
-[algorithm_sect]
-default_properties = ?provider=gpucrypto
-[provider_sect]
-default = default_sect
-gpucrypto = gpucrypto_sect
-[default_sect]
-activate = 1
-[gpucrypto_sect]
-module = $MODULE_DIR/gpucrypto.so
-activate = 1
+preferred_cnf "$TMP/openssl.cnf" "" "ssl_conf = ssl_sect"
+cat >>"$TMP/openssl.cnf" <<EOF
 [ssl_sect]
 system_default = system_default_sect
 [system_default_sect]

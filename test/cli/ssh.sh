@@ -26,28 +26,8 @@ mkdir -p /run/sshd  # sshd's privilege-separation directory (normally made by sy
 # StrictModes is off below, the temp dir is private anyway.
 chmod 700 "$TMP"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-write_cnf() {  # write_cnf <file> <extra gpucrypto_sect lines>
-  cat >"$1" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[algorithm_sect]
-default_properties = ?provider=gpucrypto
-[provider_sect]
-default = default_sect
-gpucrypto = gpucrypto_sect
-[default_sect]
-activate = 1
-[gpucrypto_sect]
-module = $MODULE_DIR/gpucrypto.so
-activate = 1
-$2
-CNF
-}
-write_cnf "$TMP/quiet.cnf" ""
-write_cnf "$TMP/log.cnf" "log = 1"
+preferred_cnf "$TMP/quiet.cnf"
+preferred_cnf "$TMP/log.cnf" "log = 1"
 
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/user_key"

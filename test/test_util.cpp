@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/decoder.h>
 #include <openssl/encoder.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -325,6 +326,25 @@ EVP_PKEY* evp_decode(OSSL_LIB_CTX* lib, const Bytes& in, int selection, const ch
   }
   OSSL_DECODER_CTX_free(dctx);
   return k;
+}
+
+std::string cipher_ctx_state(EVP_CIPHER_CTX* ctx) {
+  unsigned num = 999, pad = 9;
+  uint8_t iv[32] = {}, uiv[32] = {};
+  size_t ivlen = 0, keylen = 0;
+  OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                    OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &pad),
+                    OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_IV, iv, sizeof iv),
+                    OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, uiv, sizeof uiv),
+                    OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &ivlen),
+                    OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &keylen),
+                    OSSL_PARAM_END};
+  const int rc = EVP_CIPHER_CTX_get_params(ctx, p);
+  return "rc=" + std::to_string(rc) + " num=" + std::to_string(num) + " pad=" + std::to_string(pad) +
+         " ivlen=" + std::to_string(ivlen) + " keylen=" + std::to_string(keylen) + " iv=" +
+         to_hex(iv, 16) + " updated-iv=" + to_hex(uiv, 16) + " block=" +
+         std::to_string(EVP_CIPHER_CTX_get_block_size(ctx)) + " mode=" +
+         std::to_string(EVP_CIPHER_CTX_get_mode(ctx));
 }
 
 }  // namespace gpucrypto::test

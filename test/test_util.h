@@ -1,6 +1,7 @@
 // Helpers shared by the tests: hex, random bytes, the set of cipher
 // implementations this CPU can run, and loading the built provider.
 #pragma once
+#include <openssl/evp.h>
 #include <openssl/provider.h>
 
 #include <cstdint>
@@ -45,6 +46,11 @@ Bytes ecb_decrypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, 
 // more keystream block. `iv` is the first counter block.
 Bytes ctr_crypt(const CipherAlgo& algo, const CipherHw& hw, const Bytes& key, const Bytes& iv,
                 const Bytes& in);
+
+// A cipher context's state as the EVP parameters report it (num, padding, iv,
+// updated-iv, ivlen, keylen, block size, mode), one line: compared between
+// our provider and the default provider call for call.
+std::string cipher_ctx_state(EVP_CIPHER_CTX* ctx);
 
 // A cipher name as a GoogleTest parameter name: '-' becomes '_'.
 inline std::string gtest_name(std::string name) {

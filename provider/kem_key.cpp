@@ -6,6 +6,7 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/params.h>
 
 #include <cstring>
@@ -24,6 +25,8 @@ bool octets(const OSSL_PARAM* p, const uint8_t** v, size_t* len) {
   return true;
 }
 }  // namespace
+
+void PkeyFree::operator()(EVP_PKEY* p) const noexcept { EVP_PKEY_free(p); }
 
 int reason_for(int rc, int otherwise) {
   if (rc == kLibErrKey || rc == kErrDkHash || rc == kErrEkModulus || rc == kErrPairwise)
@@ -50,8 +53,18 @@ Key* key_new(ProvCtx* prov, const KemDesc* d) {
 }
 
 void key_free(Key* k) {
-  if (k != nullptr) OPENSSL_clear_free(k, k->alloc_bytes);  // Key is trivially destructible
+  if (k == nullptr) return;
+  EVP_PKEY_free(k->classical);
+  OPENSSL_clear_free(k, k->alloc_bytes);  // the rest of Key is trivially destructible
 }
+
+namespace {
+// Keeps what a row decoded from the key material being installed.
+void keep_decoded(Key* k, KemCall& call) {
+  EVP_PKEY_free(k->classical);
+  k->classical = call.decoded.release();
+}
+}  // namespace
 
 Key* key_dup(const Key& src, int selection) {
   Key* k = key_new(src.prov, src.desc);
@@ -67,26 +80,34 @@ Key* key_dup(const Key& src, int selection) {
     std::memcpy(k->priv, src.priv, d.priv_bytes);
     if (src.seed != nullptr) std::memcpy(k->seed, src.seed, d.seed_bytes);
   }
+  // The decoded classical half goes along unless it would carry a private key
+  // the dup does not have.
+  const bool carries_priv = src.has_priv;
+  if (src.classical != nullptr && (selection & kKeySelect) != 0 &&
+      (!carries_priv || k->has_priv) && EVP_PKEY_up_ref(src.classical) == 1)
+    k->classical = src.classical;
   return k;
 }
 
 void key_clear(Key* k) {
   OPENSSL_cleanse(k->priv, k->desc->priv_bytes);
   if (k->seed != nullptr) OPENSSL_cleanse(k->seed, k->desc->seed_bytes);
+  EVP_PKEY_free(k->classical);
+  k->classical = nullptr;
   k->has_pub = k->has_priv = k->has_seed = false;
 }
 
 namespace {
 // The length check, then the row's check `rc` (run only on the right
-// length); raises and returns false on failure.
+// length) in `call`, which keeps what the row decoded; raises and returns
+// false on failure.
 template <class Check>
-bool checked(Key* k, const char* what, size_t len, size_t want, const Check& check) {
+bool checked(Key* k, KemCall& call, const char* what, size_t len, size_t want, const Check& check) {
   const KemDesc& d = *k->desc;
   if (len != want) {
     GPUC_RAISE(k->prov, kErrWrongLength, "%s %s must be %zu bytes (got %zu)", d.name, what, want, len);
     return false;
   }
-  KemCall call{*k->prov};
   const int rc = check(call);
   if (rc != kOk) {
     GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s %s: %s", d.name, what, d.strerror(rc));
@@ -117,10 +138,12 @@ bool key_pairwise(const Key& k, const uint8_t* pub, const uint8_t* priv, Pairwis
 // Checked before anything is cleared: a refused key leaves the key as it was.
 bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
   const KemDesc& d = *k->desc;
-  if (!checked(k, "public key", len, d.pub_bytes, [&](KemCall& c) { return d.check_pub(c, d, pub); }))
+  KemCall call{*k->prov};
+  if (!checked(k, call, "public key", len, d.pub_bytes, [&](KemCall& c) { return d.check_pub(c, d, pub); }))
     return false;
   key_clear(k);
   std::memcpy(k->pub, pub, len);
+  keep_decoded(k, call);
   k->has_pub = true;
   return true;
 }
@@ -128,12 +151,13 @@ bool key_set_pub(Key* k, const uint8_t* pub, size_t len) {
 bool key_set_priv(Key* k, const uint8_t* priv, size_t len) {
   key_clear(k);
   const KemDesc& d = *k->desc;
-  if (!checked(k, "private key", len, d.priv_bytes, [&](KemCall& c) { return d.check_priv(c, d, priv); }))
+  KemCall call{*k->prov};
+  if (!checked(k, call, "private key", len, d.priv_bytes, [&](KemCall& c) { return d.check_priv(c, d, priv); }))
     return false;
   if (d.pub_from_priv == nullptr) {
     std::memcpy(k->pub, priv + d.pub_in_priv, d.pub_bytes);
   } else {
-    KemCall call{*k->prov};
+    call.classical = call.decoded.get();  // the public half of what check_priv decoded
     const int rc = d.pub_from_priv(call, d, priv, k->pub);
     if (rc != kOk) {
       GPUC_RAISE(k->prov, reason_for(rc, kErrInvalidKey), "%s private key: %s", d.name, d.strerror(rc));
@@ -145,6 +169,7 @@ bool key_set_priv(Key* k, const uint8_t* priv, size_t len) {
   // (key_set_seed) is consistent by construction and skips it.
   if (!key_pairwise(*k, k->pub, priv, k->prov->config.mlkem_import_pct)) return false;
   std::memcpy(k->priv, priv, len);
+  keep_decoded(k, call);
   k->has_pub = k->has_priv = true;
   return true;
 }
@@ -164,6 +189,7 @@ bool key_set_seed(Key* k, const uint8_t* seed, size_t len) {
     key_clear(k);
     return false;
   }
+  keep_decoded(k, call);
   k->has_pub = k->has_priv = k->has_seed = true;
   return true;
 }

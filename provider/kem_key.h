@@ -22,6 +22,12 @@ struct Key {
   uint8_t* priv = nullptr;  // desc->priv_bytes
   uint8_t* seed = nullptr;  // desc->seed_bytes when desc->stores_seed, else none
   size_t alloc_bytes = 0;
+  // A hybrid's classical half, decoded and checked once when the key material
+  // was installed (KemCall::decoded): the peer's EC/X25519 public key, or our
+  // key pair; shared by reference between dups, read-only, freed (and so
+  // cleared by OpenSSL) with the key. nullptr for other rows, and for a
+  // public-only dup of a key pair (the entry points then decode the bytes).
+  EVP_PKEY* classical = nullptr;
 };
 
 Key* key_new(ProvCtx* prov, const KemDesc* desc);

@@ -276,6 +276,7 @@ void* km_gen(void* g, OSSL_CALLBACK*, void*) {
     key_free(k);
     return nullptr;
   }
+  k->classical = call.decoded.release();  // a hybrid's classical key pair, for decapsulation
   k->has_pub = k->has_priv = true;
   k->has_seed = k->seed != nullptr;
   return k;

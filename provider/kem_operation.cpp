@@ -93,6 +93,7 @@ int kem_encapsulate(void* vctx, unsigned char* out, size_t* outlen, unsigned cha
     return 0;
   }
   KemCall call{*c->prov};
+  call.classical = k.classical;
   if (!finished(c, call, "encapsulation", d.encaps(call, d, out, secret, k.pub))) return 0;
   *outlen = d.ct_bytes;
   *secretlen = d.ss_bytes;
@@ -127,6 +128,7 @@ int kem_decapsulate(void* vctx, unsigned char* out, size_t* outlen, const unsign
     return 0;
   }
   KemCall call{*c->prov};
+  call.classical = k.classical;
   if (!finished(c, call, "decapsulation", d.decaps(call, d, out, in, k.priv))) return 0;
   *outlen = d.ss_bytes;
   return 1;

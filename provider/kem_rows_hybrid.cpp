@@ -25,6 +25,7 @@
 
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "provider/kem_table.h"
 
@@ -35,13 +36,10 @@ namespace {
 constexpr int kErrClassicalShare = kLibErrKey;  // invalid point / key share
 constexpr int kErrClassical = -20;              // EC/X25519 unavailable or failed
 
-struct PkeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
 struct CtxFree {
   void operator()(EVP_PKEY_CTX* p) const { EVP_PKEY_CTX_free(p); }
 };
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
+using Pkey = OwnedPkey;
 using PkeyCtx = std::unique_ptr<EVP_PKEY_CTX, CtxFree>;
 
 // Where each half of a hybrid sits in its byte strings.
@@ -88,19 +86,26 @@ Pkey import_pub(KemCall& c, const ClassicalDesc& cd, const uint8_t* pub) {
   return Pkey(k);
 }
 
-// Our private key of the classical half. The EC scalar travels as a native
-// (little-endian) OSSL_PARAM integer: the byte reversal is data-independent.
-Pkey import_priv(KemCall& c, const ClassicalDesc& cd, const uint8_t* priv) {
+// Our private key of the classical half. X25519: OpenSSL computes the public
+// key. EC: the scalar travels as a native (little-endian) OSSL_PARAM integer
+// (the byte reversal is data-independent), with the public point when the
+// caller has it (ec_pub_from_priv), so the key kept with a Key is complete.
+Pkey import_priv(KemCall& c, const ClassicalDesc& cd, const uint8_t* priv,
+                 const uint8_t* ec_pub = nullptr) {
   if (cd.group == nullptr)
     return Pkey(EVP_PKEY_new_raw_private_key_ex(c.prov.libctx, cd.keytype, nullptr, priv,
                                                 cd.priv_bytes));
   uint8_t le[48];
   for (size_t i = 0; i < cd.priv_bytes; ++i) le[i] = priv[cd.priv_bytes - 1 - i];
   PkeyCtx ctx(EVP_PKEY_CTX_new_from_name(c.prov.libctx, cd.keytype, nullptr));
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, const_cast<char*>(cd.group), 0),
-      OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_PRIV_KEY, le, cd.priv_bytes),
-      OSSL_PARAM_construct_end()};
+  OSSL_PARAM params[4];
+  int n = 0;
+  params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, const_cast<char*>(cd.group), 0);
+  params[n++] = OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_PRIV_KEY, le, cd.priv_bytes);
+  if (ec_pub != nullptr)
+    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+                                                    const_cast<uint8_t*>(ec_pub), cd.pub_bytes);
+  params[n] = OSSL_PARAM_construct_end();
   EVP_PKEY* k = nullptr;
   if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx.get()) != 1 ||
       EVP_PKEY_fromdata(ctx.get(), &k, EVP_PKEY_KEYPAIR, params) != 1)
@@ -174,10 +179,22 @@ int ec_pub_from_priv(KemCall& c, const ClassicalDesc& cd, const uint8_t* priv, u
   return rc;
 }
 
-int classical_pub_from_priv(KemCall& c, const ClassicalDesc& cd, const uint8_t* priv, uint8_t* pub) {
-  if (cd.group != nullptr) return ec_pub_from_priv(c, cd, priv, pub);
-  Pkey k = import_priv(c, cd, priv);
-  return k == nullptr ? kErrClassicalShare : export_key(cd, k.get(), pub, nullptr);
+// Checks our classical private key and decodes it once: X25519 (any 32
+// bytes; OpenSSL computes the public key), EC (0 < d < n, public point d*G).
+// Writes the public key to pub; the decoded key pair goes to c.decoded.
+int decode_priv(KemCall& c, const ClassicalDesc& cd, const uint8_t* priv, uint8_t* pub) {
+  if (cd.group != nullptr) {
+    const int rc = ec_pub_from_priv(c, cd, priv, pub);
+    if (rc != kOk) return rc;
+  }
+  Pkey k = import_priv(c, cd, priv, cd.group != nullptr ? pub : nullptr);
+  if (k == nullptr) return cd.group == nullptr ? kErrClassicalShare : kErrClassical;
+  if (cd.group == nullptr) {
+    const int rc = export_key(cd, k.get(), pub, nullptr);
+    if (rc != kOk) return rc;
+  }
+  c.decoded = std::move(k);
+  return kOk;
 }
 
 }  // namespace
@@ -189,19 +206,23 @@ int hybrid_keygen(KemCall& c, const KemDesc& d, uint8_t* pub, uint8_t* priv, con
   Pkey k = generate(c, l.cl);
   rc = k == nullptr ? kErrClassical : export_key(l.cl, k.get(), pub + l.c_pub, priv + l.c_priv);
   if (rc != kOk) OPENSSL_cleanse(priv, d.priv_bytes);
+  else c.decoded = std::move(k);  // the key pair the Key keeps for decapsulation
   return rc;
 }
 
+// The classical halves below are the Key's decoded keys (c.classical) when it
+// has them; otherwise (a public-only dup of a key pair) decoded here, once.
 int hybrid_encaps(KemCall& c, const KemDesc& d, uint8_t* ct, uint8_t* ss, const uint8_t* pub) {
   const Layout l = layout(d);
   int rc = l.mlkem.encaps(c, l.mlkem, ct + l.m_ct, ss + l.m_ss, pub + l.m_pub);
   if (rc == kOk) {
-    Pkey peer = import_pub(c, l.cl, pub + l.c_pub);
+    Pkey decoded = c.classical == nullptr ? import_pub(c, l.cl, pub + l.c_pub) : nullptr;
+    EVP_PKEY* peer = c.classical != nullptr ? c.classical : decoded.get();
     Pkey eph = generate(c, l.cl);  // the ephemeral key: its public half is our share
     rc = peer == nullptr ? kErrClassicalShare
          : eph == nullptr ? kErrClassical
                           : export_key(l.cl, eph.get(), ct + l.c_ct, nullptr);
-    if (rc == kOk) rc = derive(c, l.cl, eph.get(), peer.get(), ss + l.c_ss);
+    if (rc == kOk) rc = derive(c, l.cl, eph.get(), peer, ss + l.c_ss);
   }
   if (rc != kOk) OPENSSL_cleanse(ss, d.ss_bytes);
   return rc;
@@ -211,23 +232,33 @@ int hybrid_decaps(KemCall& c, const KemDesc& d, uint8_t* ss, const uint8_t* ct, 
   const Layout l = layout(d);
   int rc = l.mlkem.decaps(c, l.mlkem, ss + l.m_ss, ct + l.m_ct, priv + l.m_priv);
   if (rc == kOk) {
-    Pkey peer = import_pub(c, l.cl, ct + l.c_ct);
-    Pkey own = import_priv(c, l.cl, priv + l.c_priv);
-    rc = peer == nullptr ? kErrClassicalShare
-         : own == nullptr ? kErrClassical
-                          : derive(c, l.cl, own.get(), peer.get(), ss + l.c_ss);
+    Pkey peer = import_pub(c, l.cl, ct + l.c_ct);  // the peer's share: new every time
+    Pkey decoded;
+    if (c.classical == nullptr) {
+      uint8_t pub[97];
+      KemCall once{c.prov};
+      rc = decode_priv(once, l.cl, priv + l.c_priv, pub);
+      decoded = std::move(once.decoded);
+    }
+    EVP_PKEY* own = c.classical != nullptr ? c.classical : decoded.get();
+    if (rc == kOk)
+      rc = peer == nullptr ? kErrClassicalShare
+           : own == nullptr ? kErrClassical
+                            : derive(c, l.cl, own, peer.get(), ss + l.c_ss);
   }
   if (rc != kOk) OPENSSL_cleanse(ss, d.ss_bytes);
   return rc;
 }
 
 // What a TLS server runs on the client's key share (set1_encoded_public_key):
-// the ML-KEM modulus check, and an uncompressed EC point on the curve.
+// the ML-KEM modulus check, and an uncompressed EC point on the curve, decoded
+// here once and kept with the key for the encapsulation.
 int hybrid_check_pub(KemCall& c, const KemDesc& d, const uint8_t* pub) {
   const Layout l = layout(d);
   const int rc = l.mlkem.check_pub(c, l.mlkem, pub + l.m_pub);
   if (rc != kOk) return rc;
-  return import_pub(c, l.cl, pub + l.c_pub) == nullptr ? kErrClassicalShare : kOk;
+  c.decoded = import_pub(c, l.cl, pub + l.c_pub);
+  return c.decoded == nullptr ? kErrClassicalShare : kOk;
 }
 
 int hybrid_check_priv(KemCall& c, const KemDesc& d, const uint8_t* priv) {
@@ -235,13 +266,17 @@ int hybrid_check_priv(KemCall& c, const KemDesc& d, const uint8_t* priv) {
   const int rc = l.mlkem.check_priv(c, l.mlkem, priv + l.m_priv);
   if (rc != kOk) return rc;
   uint8_t pub[97];
-  return classical_pub_from_priv(c, l.cl, priv + l.c_priv, pub);
+  return decode_priv(c, l.cl, priv + l.c_priv, pub);
 }
 
+// The classical public key from the key pair check_priv decoded (no second
+// scalar multiplication), or computed from the bytes.
 int hybrid_pub_from_priv(KemCall& c, const KemDesc& d, const uint8_t* priv, uint8_t* pub) {
   const Layout l = layout(d);
   std::memcpy(pub + l.m_pub, priv + l.m_priv + l.mlkem.pub_in_priv, l.mlkem.pub_bytes);
-  return classical_pub_from_priv(c, l.cl, priv + l.c_priv, pub + l.c_pub);
+  if (c.classical != nullptr) return export_key(l.cl, c.classical, pub + l.c_pub, nullptr);
+  KemCall once{c.prov};
+  return decode_priv(once, l.cl, priv + l.c_priv, pub + l.c_pub);
 }
 
 // The ML-KEM half's test. The classical half needs none: its public key is

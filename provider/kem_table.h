@@ -12,7 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <string>
+
+#include <openssl/types.h>
 
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
@@ -23,10 +26,24 @@ namespace gpucrypto::kemprov {
 struct Key;
 struct KemDesc;
 
+struct PkeyFree {
+  void operator()(EVP_PKEY* p) const noexcept;  // EVP_PKEY_free
+};
+using OwnedPkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
+
 // One call into a row's entry points.
 struct KemCall {
+  explicit KemCall(const ProvCtx& p) : prov(p) {}
   const ProvCtx& prov;        // libctx (randomness, SHA-3) and config (the backend cap)
   const char* kernels = nullptr;  // out: the kernel set that ran ("ref", "avx2", "avx512")
+  // A hybrid's classical half as an OpenSSL key, decoded once per key (other
+  // rows leave both alone). `classical` (in: encaps, decaps, pub_from_priv)
+  // is what the key keeps -- the peer's public key, or our key pair -- or
+  // nullptr, and then the entry point decodes the bytes itself. `decoded`
+  // (out: keygen, check_pub, check_priv) is the key the entry point built
+  // while checking or generating, for the Key to keep (Key::classical).
+  EVP_PKEY* classical = nullptr;
+  OwnedPkey decoded;
 };
 
 // The kernel set an entry point runs, recorded in the call: `impl` is chosen

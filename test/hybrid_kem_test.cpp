@@ -19,10 +19,12 @@
 #include <openssl/params.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpucrypto/mlkem.h"
@@ -270,6 +272,58 @@ TEST_P(HybridKem, CorruptedMlkemHalfOfPrivateKeyRefused) {
     EVP_PKEY_free(k2);
   }
   ERR_clear_error();
+}
+
+// A key decodes its classical half once (when generated, imported or given
+// a key share) and every operation reuses it: one key pair and one peer key
+// shared by two threads, by EVP_PKEY_dup copies and by a forked child, each
+// decapsulating what the others encapsulated; a private-key import of the
+// same bytes agrees with all of them.
+TEST_P(HybridKem, OneKeyAcrossThreadsDupsAndAFork) {
+  EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+  ASSERT_NE(k, nullptr);
+  EVP_PKEY* peer = pub_key(evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY));  // what a TLS server holds
+  EVP_PKEY* dup = EVP_PKEY_dup(k);
+  const Bytes priv = evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
+  OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, const_cast<uint8_t*>(priv.data()),
+                                            priv.size()),
+                    OSSL_PARAM_END};
+  EVP_PKEY* imported = evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_KEYPAIR);
+  ASSERT_NE(peer, nullptr);
+  ASSERT_NE(dup, nullptr);
+  ASSERT_NE(imported, nullptr);
+  // Rounds of: encapsulate to the peer key (or the key pair itself), then
+  // decapsulate with each of the three private keys; the number that agreed.
+  auto rounds = [&](int n) {
+    int good = 0;
+    for (int i = 0; i < n; ++i) {
+      Bytes ct, ss, a, b, c;
+      if (!evp_encapsulate(prov_.libctx(), i % 2 == 0 ? peer : k, &ct, &ss)) continue;
+      if (evp_decapsulate(prov_.libctx(), k, ct, &a, ss.size()) &&
+          evp_decapsulate(prov_.libctx(), dup, ct, &b, ss.size()) &&
+          evp_decapsulate(prov_.libctx(), imported, ct, &c, ss.size()) && a == ss && b == ss && c == ss)
+        ++good;
+    }
+    return good;
+  };
+  constexpr int kRounds = 40;
+  int in_thread = 0;
+  std::thread t([&] { in_thread = rounds(kRounds); });
+  const int here = rounds(kRounds);
+  t.join();
+  EXPECT_EQ(here, kRounds);
+  EXPECT_EQ(in_thread, kRounds);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) _exit(rounds(4) == 4 ? 0 : 1);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "forked child: status " << status;
+  EXPECT_EQ(rounds(2), 2);  // the parent's keys are untouched by the child
+  EVP_PKEY_free(imported);
+  EVP_PKEY_free(dup);
+  EVP_PKEY_free(peer);
+  EVP_PKEY_free(k);
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups, HybridKem, ::testing::ValuesIn(kHybrids),

@@ -4,9 +4,16 @@
 // loaded next to the default provider. Groups served by the default provider
 // (X25519, P-256) run the same harness as the baseline.
 //
-//   gpucrypto-tls-rate [-seconds S] [group ...]   (default: X25519 X25519MLKEM768, 2 s each)
+//   gpucrypto-tls-rate [-seconds S] [-propquery Q] [group ...]
+//                      (default: X25519 X25519MLKEM768, 2 s each)
+//
+// -propquery sets the library context's default properties, as openssl.cnf's
+// default_properties would: "?provider=gpucrypto" prefers ours where both
+// providers serve a group (OpenSSL 3.5's default has the hybrids and ML-KEM),
+// "?provider=default" prefers OpenSSL's own.
 //
 // Pin it to one core (taskset -c 0) for a one-core figure.
+#include <openssl/evp.h>
 #include <openssl/provider.h>
 
 #include <chrono>
@@ -20,9 +27,11 @@
 
 int main(int argc, char** argv) {
   double seconds = 2;
+  const char* propq = nullptr;
   std::vector<std::string> groups;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "-seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "-propquery") == 0 && i + 1 < argc) propq = argv[++i];
     else groups.emplace_back(argv[i]);
   }
   if (groups.empty()) groups = {"X25519", "X25519MLKEM768"};
@@ -30,6 +39,10 @@ int main(int argc, char** argv) {
   OSSL_PROVIDER_set_default_search_path(nullptr, dir != nullptr && *dir ? dir : GPUCRYPTO_MODULE_DIR);
   if (OSSL_PROVIDER_load(nullptr, "gpucrypto") == nullptr || OSSL_PROVIDER_load(nullptr, "default") == nullptr) {
     std::fprintf(stderr, "cannot load gpucrypto from %s\n", GPUCRYPTO_MODULE_DIR);
+    return 1;
+  }
+  if (propq != nullptr && EVP_set_default_properties(nullptr, propq) != 1) {
+    std::fprintf(stderr, "bad -propquery %s\n", propq);
     return 1;
   }
   std::printf("%-20s %12s %10s\n", "group", "handshakes/s", "us each");

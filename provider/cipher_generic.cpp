@@ -156,6 +156,7 @@ CipherJob make_job(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks
 void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
   if (c->desc->mode == Mode::kCBC && c->enc) {
+    if (c->hw->cbc_encrypt != nullptr) return c->hw->cbc_encrypt(c->ks, c->reg, in, out, nblocks);
     cbc_encrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
     return;
   }
@@ -672,6 +673,12 @@ int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
   if (ok && c->tls.version > 0 && !c->enc && inl != 0) return tls_stream_mac(&c->tls, out, outl);
   return ok;
 }
+
+}  // namespace
+
+CipherUpdateFn cipher_update_fn(Mode m) { return block_mode(m) ? &block_update : &update; }
+
+namespace {
 
 // Streams have nothing left over at final: only the key check (ctr_final).
 int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) {

@@ -40,5 +40,10 @@ void* cipher_newctx(void* provctx, const CipherDesc* d);
 int cipher_get_params(const CipherDesc* d, OSSL_PARAM params[]);
 // Every function that does not depend on the descriptor, 0-terminated.
 extern const OSSL_DISPATCH kCipherCommonFunctions[];
+// The update of one mode (what OSSL_FUNC_CIPHER_UPDATE of a row in that mode
+// should be): ECB and CBC rows go straight to the block layer, without the
+// generic update's switch over modes on every small call.
+using CipherUpdateFn = int (*)(void*, unsigned char*, size_t*, size_t, const unsigned char*, size_t);
+CipherUpdateFn cipher_update_fn(Mode m);
 
 }  // namespace gpucrypto

@@ -118,8 +118,12 @@ struct Registered {
       using Fn = void (*)();
       functions[i] = {{OSSL_FUNC_CIPHER_NEWCTX, reinterpret_cast<Fn>(kBound[i].newctx)},
                       {OSSL_FUNC_CIPHER_GET_PARAMS, reinterpret_cast<Fn>(kBound[i].get_params)}};
-      for (const OSSL_DISPATCH* f = kCipherCommonFunctions; f->function_id != 0; ++f)
-        functions[i].push_back(*f);
+      for (const OSSL_DISPATCH* f = kCipherCommonFunctions; f->function_id != 0; ++f) {
+        if (f->function_id == OSSL_FUNC_CIPHER_UPDATE)
+          functions[i].push_back({f->function_id, reinterpret_cast<Fn>(cipher_update_fn(kModes[mode]))});
+        else
+          functions[i].push_back(*f);
+      }
       functions[i].push_back({0, nullptr});
       table[n++] = {names[i].c_str(), "provider=gpucrypto", functions[i].data(),
                     descriptions[i].c_str()};

@@ -50,8 +50,11 @@ GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
   for (int i = 0; i < N; ++i) x[i] = _mm_aesdeclast_si128(x[i], k[Nr]);
 }
 
-template <int /*Nb*/, int Nr, bool Decrypt>
-void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
+// Whole batches of kBatch blocks, then the rest. Out of line for the same
+// reason as chained_dec_batches below: the spills of an 8-block batch stay
+// off the few-block path.
+template <int Nr, bool Decrypt>
+[[gnu::noinline]] void ecb_batches(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
   while (n >= kBatch) {
@@ -72,6 +75,34 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
     n -= kBatch;
   }
   for (; n > 0; --n, in += 16, out += 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+    if (Decrypt) {
+      decrypt_regs<Nr, 1>(k, &x);
+    } else {
+      encrypt_regs<Nr, 1>(k, &x);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x);
+  }
+}
+
+// Fewer than kBatch blocks: pairs, then the last block, keys in registers.
+template <int /*Nb*/, int Nr, bool Decrypt>
+void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n >= kBatch) return ecb_batches<Nr, Decrypt>(ks, in, out, n);
+  __m128i k[Nr + 1];
+  load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
+  for (; n >= 2; n -= 2, in += 32, out += 32) {
+    __m128i x[2] = {_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)),
+                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16))};
+    if (Decrypt) {
+      decrypt_regs<Nr, 2>(k, x);
+    } else {
+      encrypt_regs<Nr, 2>(k, x);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x[0]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), x[1]);
+  }
+  if (n != 0) {
     __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
     if (Decrypt) {
       decrypt_regs<Nr, 1>(k, &x);
@@ -162,9 +193,12 @@ GPUCRYPTO_ALWAYS_INLINE __m128i chained_group(const __m128i* k, __m128i prev, co
 }
 
 // kBatch blocks per group, then the tail one block per group (the blocks
-// are independent, so out-of-order execution overlaps them).
-template <int /*Nb*/, int Nr, bool kCfb>
-void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+// are independent, so out-of-order execution overlaps them). Out of line:
+// an 8-block group needs more than the 16 xmm registers, and its spills of
+// round keys would otherwise sit on the few-block path below too.
+template <int Nr, bool kCfb>
+[[gnu::noinline]] void chained_dec_batches(const KeySched* ks, uint8_t* reg, const uint8_t* in,
+                                           uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(kCfb ? ks->enc : ks->dec, k);
   __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
@@ -172,6 +206,19 @@ void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* o
     prev = chained_group<Nr, kCfb, int(kBatch)>(k, prev, in, out);
   }
   for (; n > 0; --n, in += 16, out += 16) prev = chained_group<Nr, kCfb, 1>(k, prev, in, out);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
+}
+
+// A call of fewer than kBatch blocks (a 16- or 64-byte update): pairs, then
+// the last block, with every AES-128 round key in a register.
+template <int /*Nb*/, int Nr, bool kCfb>
+void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n >= kBatch) return chained_dec_batches<Nr, kCfb>(ks, reg, in, out, n);
+  __m128i k[Nr + 1];
+  load_keys<Nr>(kCfb ? ks->enc : ks->dec, k);
+  __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(reg));
+  for (; n >= 2; n -= 2, in += 32, out += 32) prev = chained_group<Nr, kCfb, 2>(k, prev, in, out);
+  if (n != 0) prev = chained_group<Nr, kCfb, 1>(k, prev, in, out);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), prev);
 }
 

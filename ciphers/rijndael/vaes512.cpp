@@ -41,14 +41,14 @@ GPUCRYPTO_ALWAYS_INLINE void load_keys(RoundKeys src, __m512i* k) {
 
 // Every round but the last; the caller does the last one (it may fold the
 // CTR input into the last round key).
-template <int Nr, bool Decrypt>
+template <int Nr, bool Decrypt, int R = kRegs>
 GPUCRYPTO_ALWAYS_INLINE void rounds(const __m512i* k, __m512i* x) {
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) x[i] = _mm512_xor_si512(x[i], k[0]);
+  for (int i = 0; i < R; ++i) x[i] = _mm512_xor_si512(x[i], k[0]);
 #pragma GCC unroll 16
   for (int r = 1; r < Nr; ++r) {
 #pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
+    for (int i = 0; i < R; ++i) {
       x[i] = Decrypt ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
     }
   }
@@ -67,6 +67,18 @@ __mmask8 tail_mask(size_t n, int i) {
   return __mmask8((1u << (2 * blocks)) - 1);
 }
 
+// Calls f.template operator()<R>() with R = the registers a partial batch of
+// 0 < n < kBatch blocks needs (ceil(n / 4)): a 64-byte call runs one
+// register's rounds, not kRegs' (the unit's throughput, not the chain's
+// latency, bounds eight registers on one block's worth of work).
+template <int R = kRegs, class F>
+GPUCRYPTO_ALWAYS_INLINE void with_regs_for(size_t n, const F& f) {
+  if constexpr (R > 1) {
+    if (n <= 4 * size_t(R - 1)) return with_regs_for<R - 1>(n, f);
+  }
+  f.template operator()<R>();
+}
+
 template <int /*Nb*/, int Nr, bool Decrypt>
 void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i k[Nr + 1];
@@ -83,20 +95,22 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
     n -= kBatch;
   }
   if (n == 0) return;
-  // Partial batch: the same pipeline with masked loads and stores. Latency
-  // bound either way, so computing idle registers costs little.
-  __m512i x[kRegs];
-  __mmask8 m[kRegs];
+  // Partial batch: the same pipeline with masked loads and stores, on just
+  // the registers the blocks fill.
+  with_regs_for(n, [&]<int R>() GPUCRYPTO_INLINE_LAMBDA {
+    __m512i x[R];
+    __mmask8 m[R];
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) {
-    m[i] = tail_mask(n, i);
-    x[i] = _mm512_maskz_loadu_epi64(m[i], in + 64 * i);
-  }
-  rounds<Nr, Decrypt>(k, x);
+    for (int i = 0; i < R; ++i) {
+      m[i] = tail_mask(n, i);
+      x[i] = _mm512_maskz_loadu_epi64(m[i], in + 64 * i);
+    }
+    rounds<Nr, Decrypt, R>(k, x);
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) {
-    _mm512_mask_storeu_epi64(out + 64 * i, m[i], last_round<Decrypt>(x[i], k[Nr]));
-  }
+    for (int i = 0; i < R; ++i) {
+      _mm512_mask_storeu_epi64(out + 64 * i, m[i], last_round<Decrypt>(x[i], k[Nr]));
+    }
+  });
 }
 
 // Counter blocks hi:lo, hi:lo+1, ... for one batch. Each 128-bit lane holds
@@ -178,13 +192,13 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
 // c[i] and XORs the shifted blocks, CFB encrypts the shifted blocks and XORs
 // c[i]. Every block of the batch is loaded before any is stored, so in == out
 // needs no copy. Returns the last register: the next batch's `prev`.
-template <int Nr, bool kCfb, bool kWhole>
+template <int Nr, bool kCfb, bool kWhole, int R = kRegs>
 GPUCRYPTO_ALWAYS_INLINE __m512i chained_batch(const __m512i* k, __m512i prev, const uint8_t* in,
                                               uint8_t* out, size_t n) {
-  __m512i c[kRegs], x[kRegs];
-  __mmask8 m[kRegs];
+  __m512i c[R], x[R];
+  __mmask8 m[R];
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) {
+  for (int i = 0; i < R; ++i) {
     m[i] = kWhole ? __mmask8(0xff) : tail_mask(n, i);
     c[i] = kWhole ? _mm512_loadu_si512(in + 64 * i) : _mm512_maskz_loadu_epi64(m[i], in + 64 * i);
   }
@@ -192,10 +206,10 @@ GPUCRYPTO_ALWAYS_INLINE __m512i chained_batch(const __m512i* k, __m512i prev, co
     return _mm512_maskz_alignr_epi64(__mmask8(0xff), c[i], i == 0 ? prev : c[i - 1], 6);
   };
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) x[i] = kCfb ? shifted(i) : c[i];
-  rounds<Nr, !kCfb>(k, x);
+  for (int i = 0; i < R; ++i) x[i] = kCfb ? shifted(i) : c[i];
+  rounds<Nr, !kCfb, R>(k, x);
 #pragma GCC unroll 16
-  for (int i = 0; i < kRegs; ++i) {
+  for (int i = 0; i < R; ++i) {
     const __m512i y = _mm512_xor_si512(last_round<!kCfb>(x[i], k[Nr]), kCfb ? c[i] : shifted(i));
     if (kWhole) {
       _mm512_storeu_si512(out + 64 * i, y);
@@ -203,7 +217,7 @@ GPUCRYPTO_ALWAYS_INLINE __m512i chained_batch(const __m512i* k, __m512i prev, co
       _mm512_mask_storeu_epi64(out + 64 * i, m[i], y);
     }
   }
-  return c[kRegs - 1];
+  return c[R - 1];
 }
 
 template <int /*Nb*/, int Nr, bool kCfb>
@@ -219,7 +233,11 @@ void chained_dec(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* o
   for (; n >= kBatch; n -= kBatch, in += 16 * kBatch, out += 16 * kBatch) {
     prev = chained_batch<Nr, kCfb, true>(k, prev, in, out, kBatch);
   }
-  if (n != 0) chained_batch<Nr, kCfb, false>(k, prev, in, out, n);
+  if (n != 0) {
+    with_regs_for(n, [&]<int R>() GPUCRYPTO_INLINE_LAMBDA {
+      chained_batch<Nr, kCfb, false, R>(k, prev, in, out, n);
+    });
+  }
   _mm_storeu_si128(reinterpret_cast<__m128i*>(reg), last);
 }
 

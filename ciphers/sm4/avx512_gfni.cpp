@@ -211,10 +211,23 @@ void chain(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t
   store_words(reg, r);
 }
 
+// ECB on one block alone (a 16-byte update, or CBC decryption's single
+// block): its words in lane 0 as above, without a 16-block set's transposes.
+template <bool kDecrypt>
+void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  if (nblocks != 1) return kDecrypt ? decrypt(ks, in, out, nblocks) : encrypt(ks, in, out, nblocks);
+  const Schedule* sk = static_cast<const Schedule*>(ks);
+  X w[4];
+  to_words(in, w);
+  rounds1(kDecrypt ? sk->dec : sk->enc, w);
+  store_words(out, w);
+}
+
 }  // namespace
 
 constinit const CipherHw kAvx512GfniHw = {
-    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, encrypt, decrypt, ctr,
+    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, ecb_hook<false>,
+    ecb_hook<true>, ctr,
     chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>};
 
 void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) {

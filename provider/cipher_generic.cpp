@@ -165,7 +165,10 @@ void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
       case JobKind::kEcbEncrypt: c->hw->encrypt(c->ks, in, out, nblocks); break;
       case JobKind::kEcbDecrypt: c->hw->decrypt(c->ks, in, out, nblocks); break;
       case JobKind::kCtr: c->hw->ctr(c->ks, c->reg, in, out, nblocks); break;
-      case JobKind::kCbcDecrypt: cbc_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks); break;
+      case JobKind::kCbcDecrypt:
+        if (c->hw->cbc_decrypt != nullptr) return c->hw->cbc_decrypt(c->ks, c->reg, in, out, nblocks);
+        cbc_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
+        break;
       case JobKind::kCfbDecrypt: cfb_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks); break;
     }
     return;

@@ -77,6 +77,13 @@ class HybridKem : public ::testing::TestWithParam<Hybrid> {
                       OSSL_PARAM_END};
     return evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_PUBLIC_KEY);
   }
+  // A key pair from its private key alone (OpenSSL 3.5's export format).
+  EVP_PKEY* priv_key(const Bytes& priv) {
+    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, const_cast<uint8_t*>(priv.data()),
+                                              priv.size()),
+                      OSSL_PARAM_END};
+    return evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_KEYPAIR);
+  }
   ProviderFixture prov_;
 };
 
@@ -101,11 +108,7 @@ TEST_P(HybridKem, SizesAndParams) {
   ASSERT_TRUE(evp_decapsulate(prov_.libctx(), k, ct, &ss2, ss.size()));
   EXPECT_EQ(ss, ss2);
   // The private key alone (OpenSSL 3.5's export format) rebuilds the key pair.
-  const Bytes priv = evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
-  OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, const_cast<uint8_t*>(priv.data()),
-                                            priv.size()),
-                    OSSL_PARAM_END};
-  EVP_PKEY* k2 = evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_KEYPAIR);
+  EVP_PKEY* k2 = priv_key(evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY));
   ASSERT_NE(k2, nullptr);
   EXPECT_EQ(evp_octets(k2, OSSL_PKEY_PARAM_PUB_KEY), evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY));
   ASSERT_TRUE(evp_decapsulate(prov_.libctx(), k2, ct, &ss2, ss.size()));
@@ -284,11 +287,7 @@ TEST_P(HybridKem, OneKeyAcrossThreadsDupsAndAFork) {
   ASSERT_NE(k, nullptr);
   EVP_PKEY* peer = pub_key(evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY));  // what a TLS server holds
   EVP_PKEY* dup = EVP_PKEY_dup(k);
-  const Bytes priv = evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
-  OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, const_cast<uint8_t*>(priv.data()),
-                                            priv.size()),
-                    OSSL_PARAM_END};
-  EVP_PKEY* imported = evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_KEYPAIR);
+  EVP_PKEY* imported = priv_key(evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY));
   ASSERT_NE(peer, nullptr);
   ASSERT_NE(dup, nullptr);
   ASSERT_NE(imported, nullptr);

@@ -50,6 +50,21 @@ GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
   for (int i = 0; i < N; ++i) x[i] = _mm_aesdeclast_si128(x[i], k[Nr]);
 }
 
+// N blocks through the cipher together (in -> out, in == out allowed).
+template <int Nr, bool Decrypt, int N>
+GPUCRYPTO_ALWAYS_INLINE void ecb_group(const __m128i* k, const uint8_t* in, uint8_t* out) {
+  __m128i x[N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
+  if (Decrypt) {
+    decrypt_regs<Nr, N>(k, x);
+  } else {
+    encrypt_regs<Nr, N>(k, x);
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), x[i]);
+}
+
 // Whole batches of kBatch blocks, then the rest. Out of line for the same
 // reason as chained_dec_batches below: the spills of an 8-block batch stay
 // off the few-block path.
@@ -57,32 +72,9 @@ template <int Nr, bool Decrypt>
 [[gnu::noinline]] void ecb_batches(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   __m128i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
-  while (n >= kBatch) {
-    __m128i x[kBatch];
-#pragma GCC unroll 8
-    for (size_t i = 0; i < kBatch; ++i) {
-      x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
-    }
-    if (Decrypt) {
-      decrypt_regs<Nr, kBatch>(k, x);
-    } else {
-      encrypt_regs<Nr, kBatch>(k, x);
-    }
-#pragma GCC unroll 8
-    for (size_t i = 0; i < kBatch; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), x[i]);
-    in += 16 * kBatch;
-    out += 16 * kBatch;
-    n -= kBatch;
-  }
-  for (; n > 0; --n, in += 16, out += 16) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
-    if (Decrypt) {
-      decrypt_regs<Nr, 1>(k, &x);
-    } else {
-      encrypt_regs<Nr, 1>(k, &x);
-    }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x);
-  }
+  for (; n >= kBatch; n -= kBatch, in += 16 * kBatch, out += 16 * kBatch)
+    ecb_group<Nr, Decrypt, int(kBatch)>(k, in, out);
+  for (; n > 0; --n, in += 16, out += 16) ecb_group<Nr, Decrypt, 1>(k, in, out);
 }
 
 // Fewer than kBatch blocks: pairs, then the last block, keys in registers.
@@ -91,26 +83,8 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
   if (n >= kBatch) return ecb_batches<Nr, Decrypt>(ks, in, out, n);
   __m128i k[Nr + 1];
   load_keys<Nr>(Decrypt ? ks->dec : ks->enc, k);
-  for (; n >= 2; n -= 2, in += 32, out += 32) {
-    __m128i x[2] = {_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)),
-                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16))};
-    if (Decrypt) {
-      decrypt_regs<Nr, 2>(k, x);
-    } else {
-      encrypt_regs<Nr, 2>(k, x);
-    }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x[0]);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), x[1]);
-  }
-  if (n != 0) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
-    if (Decrypt) {
-      decrypt_regs<Nr, 1>(k, &x);
-    } else {
-      encrypt_regs<Nr, 1>(k, &x);
-    }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x);
-  }
+  for (; n >= 2; n -= 2, in += 32, out += 32) ecb_group<Nr, Decrypt, 2>(k, in, out);
+  if (n != 0) ecb_group<Nr, Decrypt, 1>(k, in, out);
 }
 
 // Counter blocks are kept as 128-bit little-endian integers (low 64 bits in

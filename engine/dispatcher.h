@@ -76,21 +76,30 @@ inline void run_inline(const CipherJob& job) {
     case JobKind::kEcbDecrypt: job.hw->decrypt(job.ks, job.in, job.out, job.nblocks); break;
     case JobKind::kCtr: job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks); break;
     case JobKind::kCbcDecrypt:
+      if (job.hw->cbc_decrypt != nullptr) return job.hw->cbc_decrypt(job.ks, job.ctr, job.in, job.out, job.nblocks);
       cbc_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
       break;
     case JobKind::kCfbDecrypt:
+      if (job.hw->cfb_decrypt != nullptr) return job.hw->cfb_decrypt(job.ks, job.ctr, job.in, job.out, job.nblocks);
       cfb_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
       break;
   }
 }
 
-inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
-  const size_t bytes = job.nblocks * job.block_bytes;
-  if (bytes < small_call_limit(cfg)) {
+// Every job of the provider goes through here: below `small_limit` bytes
+// (small_call_limit(cfg), which a cipher context computes once) inline on
+// the calling thread, else dispatch_large. Inline, so a small call's job is
+// never built in memory: its fields go straight to the hook.
+inline Served dispatch(const CipherJob& job, const EngineConfig& cfg, size_t small_limit) {
+  if (job.nblocks * job.block_bytes < small_limit) [[likely]] {
     run_inline(job);
     return Served::kCallingThread;
   }
   return dispatch_large(job, cfg);
+}
+
+inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
+  return dispatch(job, cfg, small_call_limit(cfg));
 }
 
 // Runs whole blocks [first, first + n) of the job on the calling thread

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "engine/dispatcher.h"
 #include "provider/cipher_params.h"
@@ -44,15 +45,15 @@ unsigned evp_mode(Mode m) {
 }
 
 // The engine job a mode and direction hand to the dispatcher for whole
-// blocks. The sequential ones (CBC/CFB encryption, OFB, CFB8, CFB1) never
-// dispatch: run() and register_stream() call engine/block_modes.h inline, so
-// their kind is never read.
-JobKind job_kind(Mode m, bool enc) {
+// blocks; none for the sequential ones (CBC/CFB encryption, OFB, CFB8,
+// CFB1), which run engine/block_modes.h inline and never dispatch.
+std::optional<JobKind> job_kind(Mode m, bool enc) {
   switch (m) {
+    case Mode::kECB: return enc ? JobKind::kEcbEncrypt : JobKind::kEcbDecrypt;
     case Mode::kCTR: return JobKind::kCtr;
-    case Mode::kCBC: return JobKind::kCbcDecrypt;
-    case Mode::kCFB: return JobKind::kCfbDecrypt;
-    default: return enc ? JobKind::kEcbEncrypt : JobKind::kEcbDecrypt;
+    case Mode::kCBC: return enc ? std::nullopt : std::optional(JobKind::kCbcDecrypt);
+    case Mode::kCFB: return enc ? std::nullopt : std::optional(JobKind::kCfbDecrypt);
+    default: return std::nullopt;
   }
 }
 
@@ -71,7 +72,7 @@ struct CipherCtx {
   bool pad = true;
   bool iv_set = false;    // an IV was given (re-init without one restarts at it)
   bool use_bits = false;  // CFB1: update lengths count bits (EVP_CIPH_FLAG_LENGTH_BITS)
-  JobKind kind = JobKind::kEcbEncrypt;  // job_kind(mode, enc)
+  std::optional<JobKind> kind;  // job_kind(mode, enc): none for the sequential modes
   uint8_t oiv[kMaxBlockBytes] = {};  // IV as given at init
   // `updated-iv`. CTR: next counter block not yet started. CBC: the last
   // ciphertext block. CFB: OpenSSL's register (after a partial block, its
@@ -145,35 +146,19 @@ bool partially_overlapping(const void* out, const void* in, size_t len) {
   return o < i ? i - o < len : o - i < len;
 }
 
-CipherJob make_job(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  CipherJob j{c->hw, c->ks, c->bs(), c->kind, c->reg, in, out,
-              nblocks, c->desc->gpu, c->key, c->keylen};
-  return j;
-}
-
-// Whole blocks of ECB, CBC, CTR or CFB decryption. CBC encryption is
+// Whole blocks of ECB, CBC, CTR or CFB decryption: the dispatcher's job
+// (inline below the context's small-call limit). CBC encryption is
 // sequential by definition: one single-block hook call per block, inline.
 void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
-  if (c->desc->mode == Mode::kCBC && c->enc) {
+  if (!c->kind) {  // CBC encryption (the only sequential mode that gets here)
     if (c->hw->cbc_encrypt != nullptr) return c->hw->cbc_encrypt(c->ks, c->reg, in, out, nblocks);
     cbc_encrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
     return;
   }
-  if (nblocks * c->bs() < c->inline_limit) {  // dispatch()'s small call, without building a job
-    switch (c->kind) {
-      case JobKind::kEcbEncrypt: c->hw->encrypt(c->ks, in, out, nblocks); break;
-      case JobKind::kEcbDecrypt: c->hw->decrypt(c->ks, in, out, nblocks); break;
-      case JobKind::kCtr: c->hw->ctr(c->ks, c->reg, in, out, nblocks); break;
-      case JobKind::kCbcDecrypt:
-        if (c->hw->cbc_decrypt != nullptr) return c->hw->cbc_decrypt(c->ks, c->reg, in, out, nblocks);
-        cbc_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
-        break;
-      case JobKind::kCfbDecrypt: cfb_decrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks); break;
-    }
-    return;
-  }
-  dispatch_large(make_job(c, in, out, nblocks), c->prov->config);
+  const CipherJob job{c->hw, c->ks, c->bs(), *c->kind, c->reg, in, out,
+                      nblocks, c->desc->gpu, c->key, c->keylen};
+  dispatch(job, c->prov->config, c->inline_limit);
 }
 
 // Makes room for `blocks` blocks of keystream (at most one batch).

@@ -2,23 +2,6 @@
 # openssl.cnf activation, every provider-section key taking effect, the
 # environment overriding it, and malformed values refusing to load.
 . "$(dirname "$0")/common.sh.inc"
-write_conf() {  # extra lines for [gpu_sect]
-  cat > "$TMP/openssl.cnf" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-gpucrypto = gpu_sect
-[default_sect]
-activate = 1
-[gpu_sect]
-module = $MODULE_DIR/gpucrypto.so
-activate = 1
-$1
-CNF
-}
-info() { OPENSSL_CONF="$TMP/openssl.cnf" "$OPENSSL" list -providers -verbose 2>&1; }
 
 write_conf "backend = ref
 threads = 3

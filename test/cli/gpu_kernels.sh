@@ -3,23 +3,6 @@
 # and shown in `openssl list -providers -verbose`, tables only when openssl.cnf
 # or GPUCRYPTO_GPU_KERNELS names it, malformed values refuse to load.
 . "$(dirname "$0")/common.sh.inc"
-write_conf() {  # extra lines for [gpu_sect]
-  cat > "$TMP/openssl.cnf" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-gpucrypto = gpu_sect
-[default_sect]
-activate = 1
-[gpu_sect]
-module = $MODULE_DIR/gpucrypto.so
-activate = 1
-$1
-CNF
-}
-info() { OPENSSL_CONF="$TMP/openssl.cnf" "$OPENSSL" list -providers -verbose 2>&1; }
 
 write_conf ""
 out=$(info)

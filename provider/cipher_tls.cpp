@@ -170,7 +170,13 @@ int tls_set_params(TlsRecordMode* t, const ProvCtx* prov, const OSSL_PARAM param
 }
 
 int tls_get_params(const TlsRecordMode& t, const ProvCtx* prov, OSSL_PARAM params[]) {
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC);
+  // The first byte before the strcmp: EVP_CipherInit asks for "ivlen" and
+  // "keylen" on every key, and none of them is ours.
+  OSSL_PARAM* p = params;
+  while (p != nullptr && p->key != nullptr &&
+         (p->key[0] != 't' || std::strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC) != 0))
+    ++p;
+  if (p != nullptr && p->key == nullptr) p = nullptr;
   if (p != nullptr && !OSSL_PARAM_set_octet_ptr(p, t.mac, t.mac_size)) {
     GPUC_RAISE(prov, kErrBadParam, "cannot return parameter 'tls-mac'");
     return 0;

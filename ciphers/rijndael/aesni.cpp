@@ -3,6 +3,7 @@
 // cycle, so eight independent blocks go through each round together.
 // Compiled with -maes -mssse3 -msse4.1; reached only after a CPU check.
 #include <immintrin.h>
+#include <openssl/crypto.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -373,9 +374,120 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
   ctr_hook(ks, ctr_block, in, out, n);
 }
 
+// --- key setup ------------------------------------------------------------------
+// AES key expansion (FIPS 197 §5.2) with AESKEYGENASSIST for the S-box, and
+// the equivalent inverse cipher's keys with AESIMC: the same KeySched rows as
+// expand_key (whose constant-time S-box arithmetic costs microseconds per key,
+// 20x the default provider's key setup: every EVP_CipherInit with a key pays
+// it -- a TLS connection, a DRBG re-keying on each generate). Words are the
+// little-endian dwords of the key bytes, so RotWord is a right rotation by 8.
+namespace {
+
+uint32_t sub_word(uint32_t w) {
+  // AESKEYGENASSIST: dword 0 of the result is SubWord(dword 1 of the source).
+  return uint32_t(_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, int(w), 0), 0)));
+}
+
+// AES-128 and AES-256 four words at a time (the Intel AES-NI white paper's
+// schedule): the next row is the prefix XOR of the row nk words back, XORed
+// with the broadcast assist word. The expansion is one dependent chain.
+GPUCRYPTO_ALWAYS_INLINE __m128i expand4(__m128i prev, __m128i assist) {
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
+  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 8));
+  return _mm_xor_si128(prev, assist);
+}
+
+template <int kRcon>
+GPUCRYPTO_ALWAYS_INLINE __m128i step128(__m128i k) {
+  return expand4(k, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, kRcon), 0xff));
+}
+
+// Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
+template <int kRcon>
+GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
+  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, kRcon), 0xff));
+  b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
+}
+
+void expand128(__m128i* r, const uint8_t* key) {
+  r[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  r[1] = step128<0x01>(r[0]);
+  r[2] = step128<0x02>(r[1]);
+  r[3] = step128<0x04>(r[2]);
+  r[4] = step128<0x08>(r[3]);
+  r[5] = step128<0x10>(r[4]);
+  r[6] = step128<0x20>(r[5]);
+  r[7] = step128<0x40>(r[6]);
+  r[8] = step128<0x80>(r[7]);
+  r[9] = step128<0x1b>(r[8]);
+  r[10] = step128<0x36>(r[9]);
+}
+
+void expand256(__m128i* r, const uint8_t* key) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
+  r[0] = a, r[1] = b;
+  step256<0x01>(a, b), r[2] = a, r[3] = b;
+  step256<0x02>(a, b), r[4] = a, r[5] = b;
+  step256<0x04>(a, b), r[6] = a, r[7] = b;
+  step256<0x08>(a, b), r[8] = a, r[9] = b;
+  step256<0x10>(a, b), r[10] = a, r[11] = b;
+  step256<0x20>(a, b), r[12] = a, r[13] = b;
+  r[14] = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
+}
+
+// Any Nk word by word (AES-192).
+void expand_words(__m128i* r, const uint8_t* key, unsigned nk, unsigned nr) {
+  const unsigned total = 4 * (nr + 1);
+  uint32_t w[4 * (kMaxRounds + 1)];
+  std::memcpy(w, key, 4 * nk);
+  uint32_t rcon = 1;
+  for (unsigned i = nk; i < total; ++i) {
+    uint32_t t = w[i - 1];
+    if (i % nk == 0) {  // RotWord, SubWord, Rcon (the round index is public)
+      const uint32_t s = sub_word(t);
+      t = (s >> 8 | s << 24) ^ rcon;
+      rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11b);
+    } else if (nk > 6 && i % nk == 4) {
+      t = sub_word(t);
+    }
+    w[i] = w[i - nk] ^ t;
+  }
+  for (unsigned j = 0; j <= nr; ++j) r[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 4 * j));
+  OPENSSL_cleanse(w, sizeof w);
+}
+
+}  // namespace
+
+void setkey_aesni(void* vks, const uint8_t* key, size_t keylen, bool with_decrypt) {
+  if (keylen != 16 && keylen != 24 && keylen != 32) return setkey_nb4(vks, key, keylen, with_decrypt);
+  auto* ks = static_cast<KeySched*>(vks);
+  const unsigned nk = unsigned(keylen / 4), nr = nk + 6;
+  __m128i r[kMaxRounds + 1];
+  if (nk == 4) expand128(r, key);
+  else if (nk == 8) expand256(r, key);
+  else expand_words(r, key, nk, nr);
+  // Every row whole (the 16 bytes past each AES round key stay zero), so
+  // nothing of a previous schedule remains.
+  const __m128i zero = _mm_setzero_si128();
+  const auto put = [](uint8_t* row, __m128i v, __m128i z) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(row), v);
+    _mm_store_si128(reinterpret_cast<__m128i*>(row + 16), z);
+  };
+  for (unsigned j = 0; j <= kMaxRounds; ++j) {
+    put(ks->enc[j], j <= nr ? r[j] : zero, zero);
+    // dec[0] = enc[nr], dec[j] = InvMixColumns(enc[nr - j]), dec[nr] = enc[0].
+    const __m128i d = j == 0 || j == nr ? r[nr - j] : j < nr ? _mm_aesimc_si128(r[nr - j]) : zero;
+    put(ks->dec[j], d, zero);
+  }
+  ks->nb = 4;
+  ks->nr = nr;
+  OPENSSL_cleanse(r, sizeof r);  // the round keys' copy on the stack
+}
+
 // The hooks above, so that vaes512.cpp's small calls reach them directly.
 constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), sizeof(KeySched),
-                                        kBatch,            setkey_nb4,          aesni_encrypt,
+                                        kBatch,            setkey_aesni,        aesni_encrypt,
                                         aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
                                         aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt,
                                         aesni_cfb_decrypt, aesni_cfb1};

@@ -273,7 +273,7 @@ void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_
 // The sequential modes (and CFB1) are one block at a time: AES-NI on xmm (aesni.cpp).
 constinit const CipherHw kAesVaes512Hw = {
     "vaes512",         compiled_features(),   sizeof(KeySched), kBatch,
-    setkey_nb4,        small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
+    setkey_aesni,      small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
     aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        small_first_chained<false>,
     small_first_chained<true>, aesni_cfb1};
 

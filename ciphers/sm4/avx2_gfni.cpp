@@ -29,7 +29,7 @@ constexpr int kSets = 4;
 }  // namespace
 
 constinit const CipherHw kAvx2GfniHw = {"avx2-gfni", compiled_features(), kScheduleBytes, kBatch,
-                                        ref_setkey, encrypt, decrypt, ctr};
+                                        gfni_setkey, encrypt, decrypt, ctr};
 
 void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 

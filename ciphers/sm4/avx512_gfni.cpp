@@ -226,7 +226,7 @@ void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
 }  // namespace
 
 constinit const CipherHw kAvx512GfniHw = {
-    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, ecb_hook<false>,
+    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, ecb_hook<false>,
     ecb_hook<true>, ctr,
     chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>};
 

@@ -23,6 +23,10 @@ void ref_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
 void ref_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void ref_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// The same schedule with the GFNI S-box (keys_gfni.cpp; needs
+// kGfniSetkeyRequired): the GFNI implementations' setkey.
+void gfni_setkey(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
+extern const uint32_t kGfniSetkeyRequired;
 // One S-box evaluation through the reference circuit (for tests).
 uint8_t ref_sbox(uint8_t x);
 

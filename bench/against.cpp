@@ -296,6 +296,14 @@ std::vector<ModeResult> run_against(const Options& opt, RunInfo* info) {
   } else {
     info->notes.push_back("this openssl speed has no -kem-algorithms (OpenSSL < 3.5): no KEM rows");
   }
+  if (opt.list) {
+    std::printf("%s\nciphers in both providers%s:\n", t.version.c_str(), filter ? " (filtered)" : "");
+    for (const auto& c : cipher_names) std::printf("  %s\n", c.c_str());
+    std::printf("KEMs in both providers%s:%s\n", filter ? " (filtered)" : "",
+                t.kem_speed ? "" : " (none: this openssl speed has no -kem-algorithms)");
+    for (const auto& k : kem_names) std::printf("  %s\n", k.c_str());
+    return {};
+  }
 
   // Sizes: speed's default list in one invocation when all of it is wanted,
   // every other size with -bytes.

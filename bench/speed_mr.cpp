@@ -134,8 +134,9 @@ std::vector<std::vector<std::string>> parse_list_algorithms(const std::string& o
 std::string display_name(const std::vector<std::string>& names) {
   std::string best;
   for (const auto& n : names) {
-    if (is_oid(n) || n.rfind("id-", 0) == 0) continue;
-    if (n.size() > best.size()) best = n;
+    if (is_oid(n) || n.rfind("id-", 0) == 0 || n.find('-') == std::string::npos) continue;
+    best = n;
+    break;
   }
   if (best.empty()) {
     for (const auto& n : names)

@@ -37,8 +37,10 @@ SpeedKemResult parse_speed_kem(const std::string& out, const std::string& err);
 std::vector<std::vector<std::string>> parse_list_algorithms(const std::string& out,
                                                             const std::string& provider);
 
-// The name to show and pass to openssl speed: not an OID, not "id-...",
-// the longest; an all-lowercase one upper-cased ("aes-128-gcm" ->
+// The name to show and pass to openssl speed: the first that is not an
+// OID, does not start with "id-" and has a '-' ({SM4, SM4-CBC} -> SM4-CBC,
+// {SM4-OFB, SM4-OFB128} -> SM4-OFB), else the first that is not an OID
+// (X25519MLKEM768); an all-lowercase one upper-cased ("aes-128-gcm" ->
 // "AES-128-GCM").
 std::string display_name(const std::vector<std::string>& names);
 

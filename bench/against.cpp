@@ -352,9 +352,9 @@ std::vector<ModeResult> run_against(const Options& opt, RunInfo* info) {
                     "-provider-path", dir, "-provider", "gpucrypto", "-provider", "default",
                     "-propquery"};
   info->method =
-      "inside `" + command_text(t.argv + common + Args{"provider=gpucrypto|default"}) +
-      " -evp CIPHER [-decrypt] [-bytes N]` (KEMs: `-kem-algorithms NAME`): both providers loaded, "
-      "the property query picks one; " + std::to_string(rounds) +
+      "inside `" + command_text(t.argv + common) +
+      " provider=P -evp CIPHER [-decrypt] [-bytes N]` (KEMs: `-kem-algorithms NAME`), P = "
+      "gpucrypto or default: both providers loaded, the property query picks one; " + std::to_string(rounds) +
       (rounds == 1 ? " round" : " rounds, each") + " running every operation with both providers back to back (which one first "
       "alternates); cells are medians, the spread is the min-max of the per-round ours/default "
       "ratios";
@@ -439,6 +439,8 @@ std::vector<ModeResult> run_against(const Options& opt, RunInfo* info) {
   summarise(&ciphers, rates, 1e6);
   summarise(&kems, rates, 1);
   kems.unit = "ops/s";
+  out.erase(std::remove_if(out.begin(), out.end(), [](const ModeResult& m) { return m.rows.empty(); }),
+            out.end());
   return out;
 }
 

@@ -216,7 +216,6 @@ void summarise(ModeResult* m, const Rates& rates, double scale) {
       for (double v : rates_of(r, key))
         if (std::isfinite(v)) ok.push_back(v);
       c.mbps = median(ok) / scale;
-      c.iters = ok.size();
       c.reps = int(ok.size());
     }
   for (Row& r : m->rows) {

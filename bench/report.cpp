@@ -554,6 +554,7 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
   for (size_t mi = 0; mi < modes.size(); ++mi) {
     const ModeResult& m = modes[mi];
     const bool ops = m.unit == "ops/s";
+    const bool against = m.mode.rfind("against", 0) == 0;
     f << (mi ? "," : "") << "\n    {\n      \"mode\": " << json_string(m.mode) << ",\n"
       << "      \"seconds\": " << json_number(m.seconds) << ",\n"
       << "      \"unit\": " << json_string(m.unit) << ",\n"
@@ -568,11 +569,16 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
       auto label_of = [&](int i) { return i < 0 ? std::string("null") : json_string(m.rows[size_t(i)].label()); };
       f << (ri ? "," : "") << "\n        {\"cipher\": " << json_string(r.cipher)
         << ", \"impl\": " << json_string(r.impl) << ", \"provider\": " << json_string(r.provider)
-        << ", \"backend\": " << (r.provider == "gpucrypto" ? json_string(r.settings.backend) : "null")
-        << ", \"threads\": " << r.threads << ", \"direction\": " << json_string(direction_of(r))
+        // --against: our configuration is the target openssl's (see buildinfo),
+        // KEM rows have no direction and nothing counts cycles.
+        << ", \"backend\": "
+        << (r.provider == "gpucrypto" && !against ? json_string(r.settings.backend) : "null")
+        << ", \"threads\": " << (against ? std::string("null") : std::to_string(r.threads))
+        << ", \"direction\": " << (ops ? std::string("null") : json_string(direction_of(r)))
         << ", \"baseline\": " << label_of(r.baseline)
         << ", \"ref\": " << label_of(r.ref) << ", \"cycles\": "
-        << json_string(r.perf_cycles ? "perf" : "time x core clock estimate")
+        << (against ? std::string("null")
+                    : json_string(r.perf_cycles ? "perf" : "time x core clock estimate"))
         << ", \"time_basis\": " << (r.cpu_time ? "\"thread cpu\"" : "\"wall\"")
         << ",\n         \"cells\": [";
       bool first = true;
@@ -593,7 +599,7 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
           << (ops ? ", \"ops_per_sample\": " : ", \"bytes_per_sample\": ")
           << uint64_t(c.samples[0].bytes);
         // --against: each openssl speed run counts its own calls.
-        if (m.mode.rfind("against", 0) == 0)
+        if (against)
           f << (ops ? ", \"sample_ops\": " : ", \"sample_bytes\": ")
             << json_array(c.samples, [](const Sample& s) { return json_number(s.bytes); });
         f << "}";

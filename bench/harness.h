@@ -36,6 +36,8 @@ struct Cell {
   double mbps = kNaN;  // median, 10^6 bytes per second
   double cpb = kNaN;   // median cycles per byte
   double vs_baseline = kNaN, vs_ref = kNaN;
+  // --against: lowest and highest ours/default ratio of one round.
+  double spread_lo = kNaN, spread_hi = kNaN;
 };
 
 struct Row {
@@ -72,6 +74,7 @@ struct ModeResult {
   bool cpu_time = false;
   double cpu_share = kNaN;         // median CPU time / wall time of those samples
   double seconds = 0;              // wall time of the mode
+  std::string unit = "MB/s";       // of Cell::mbps ("ops/s": --against's KEM rows)
 };
 
 // Runs every row at every size and fills in medians and ratios.

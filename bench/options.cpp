@@ -56,7 +56,19 @@ reporting medians.
   --plot PREFIX      write PREFIX-<family>.svg/.png (needs gnuplot; skipped if absent)
   --module-dir DIR   directory holding gpucrypto.so (default: the build directory,
                      or $GPUCRYPTO_MODULE_DIR)
-  --list             list the ciphers found in both providers and exit
+  --list             list the ciphers found in both providers and exit (with
+                     --against: the operations both providers of that openssl have)
+
+  --against CMD      instead of the modes above: ours vs the default provider
+                     inside that OpenSSL's own `openssl speed` (-elapsed -mr),
+                     every cipher and KEM both implement, encrypt and decrypt,
+                     16 B ... 16 KiB and 1 MiB. CMD is an openssl program
+                     (/usr/bin/openssl) or a runner prefix taking "openssl ..."
+                     ("$HOME/.cache/gpucrypto-openssl-3.5/run openssl", or the
+                     runner alone). With it: --filter (case-insensitive),
+                     --sizes, --reps N rounds (default 3), --direction (default
+                     both), --seconds S, --json, --markdown, --plot, --module-dir
+  --seconds S        --against: openssl speed -seconds per run (default 1)
   --help
 )";
 
@@ -73,7 +85,8 @@ bool takes_value(const std::string& opt) {
   static const char* const kValued[] = {
       "--mode",     "--filter",        "--sizes",     "--reps",       "--large-reps",
       "--min-time", "--max-cell-time", "--backends",  "--threads",    "--mt-min-bytes",
-      "--json",     "--markdown",      "--plot",      "--module-dir", "--direction"};
+      "--json",     "--markdown",      "--plot",      "--module-dir", "--direction",
+      "--against",  "--seconds"};
   for (const char* k : kValued)
     if (opt == k) return true;
   return false;
@@ -141,6 +154,7 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
     } else if (a == "--elapsed") {
       opt->elapsed = true;
     } else if (a == "--mode") {
+      opt->mode_given = true;
       opt->modes.clear();
       for (const auto& m : split(value, ',')) {
         if (m == "all") {
@@ -177,6 +191,7 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       }
     } else if (a == "--reps") {
       if (!parse_int(value, 1, 1000, &opt->reps)) return fail("bad --reps");
+      opt->reps_given = true;
     } else if (a == "--large-reps") {
       if (!parse_int(value, 1, 1000, &opt->large_reps)) return fail("bad --large-reps");
     } else if (a == "--min-time") {
@@ -192,6 +207,7 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
     } else if (a == "--direction") {
       if (value != "encrypt" && value != "decrypt") return fail("--direction takes encrypt or decrypt");
       opt->decrypt = value == "decrypt";
+      opt->direction_given = true;
     } else if (a == "--backends") {
       opt->backends = split(value, ',');
       for (const auto& b : opt->backends)
@@ -210,11 +226,18 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       opt->plot_prefix = value;
     } else if (a == "--module-dir") {
       opt->module_dir = value;
+    } else if (a == "--against") {
+      if (value.empty()) return fail("--against needs an openssl program or runner");
+      opt->against = value;
+    } else if (a == "--seconds") {
+      if (!parse_int(value, 1, 3600, &opt->seconds)) return fail("bad --seconds (whole seconds, 1 .. 3600)");
     } else {
       *err = "unknown option '" + a + "' (see --help)";
       return false;
     }
   }
+  if (!opt->against.empty() && opt->mode_given)
+    return fail("--against is a mode of its own: drop --mode");
   return true;
 }
 

@@ -25,6 +25,10 @@ struct Options {
   bool list = false;                         // list the ciphers found and exit
   bool elapsed = false;                      // paths/seed: divide by wall time, not CPU time
   bool decrypt = false;                      // --direction decrypt: EVP_DecryptUpdate rows
+  // --against: an openssl program or a runner prefix; empty: not that mode.
+  std::string against;
+  int seconds = 1;                           // --against: openssl speed -seconds
+  bool reps_given = false, direction_given = false, mode_given = false;
 };
 
 inline constexpr size_t kLargeSize = size_t(16) << 20;

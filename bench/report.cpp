@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/against.h"
 #include "bench/harness.h"
 
 namespace gpucrypto::bench {
@@ -345,8 +348,10 @@ const Panel kDirectionPanels[] = {{"encrypt", [](const Row& r) { return !r.decry
 
 // A cipher keeps its colour across the ECB and CTR panels (the mode is left
 // out of the key); other names stay whole, so SM4-GCM and the SM4-CTR
-// yardstick of the GCM figure differ.
-std::string colour_key(const Row& r) {
+// yardstick of the GCM figure differ. --against: one colour per cipher,
+// shared by both providers (the dash tells them apart).
+std::string colour_key(const ModeResult& m, const Row& r) {
+  if (m.mode == "against") return r.cipher;
   const bool block_mode = is_mode(r.cipher, "ECB") || is_mode(r.cipher, "CTR");
   return r.provider + " " + (block_mode ? r.cipher.substr(0, r.cipher.size() - 4) : r.cipher);
 }
@@ -412,7 +417,7 @@ std::vector<std::string> plot_figure(const std::string& gnuplot, const std::stri
       else if (r->impl == "avx2") dt = 2, pt = 2;
       else if (r->impl != "avx512") pt = 5;
       ++lines;
-      const int lt = colour.emplace(colour_key(*r), int(colour.size()) % 12 + 1).first->second;
+      const int lt = colour.emplace(colour_key(m, *r), int(colour.size()) % 12 + 1).first->second;
       plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + gp_quote(base + ".dat") +
               " using 1:" + std::to_string(i + 2) + " with linespoints lt " + std::to_string(lt) +
               " dt " + std::to_string(dt) + " pt " + std::to_string(pt) + " lw 1.5 title " +
@@ -478,6 +483,7 @@ std::string format_ratio(double v) {
 }
 
 std::vector<Table> mode_tables(const ModeResult& m) {
+  if (m.mode == "against" || m.mode == "against-kem") return against_tables(m);
   if (m.mode == "paths" || m.mode == "messages" || m.mode == "gcm") return paths_tables(m);
   if (m.mode == "threads") return threads_tables(m);
   return seed_tables(m);
@@ -492,13 +498,17 @@ std::string header_text(const RunInfo& info, bool md) {
   s += b + std::string("openssl: ") + info.openssl + "\n";
   s += b + std::string("module: ") + info.module_path + "\n";
   if (!info.buildinfo.empty()) s += b + std::string("provider: ") + info.buildinfo + "\n";
-  s += b + std::string("cycles: ") + info.cycles_source + "\n";
-  s += b + std::string("samples: median of ") + std::to_string(info.reps) + " (" +
-       std::to_string(info.large_reps) + " from 16 MiB up; fewer where they would exceed " +
-       printf_string("%g", info.max_cell_time) + " s per cell), each >= " +
-       printf_string("%g", info.min_time) +
-       " s of back-to-back EVP_EncryptUpdate (--direction decrypt: EVP_DecryptUpdate) calls "
-       "(messages, gcm: whole messages, see the tables), rows alternating round-robin\n";
+  if (!info.method.empty()) {
+    s += b + std::string("method: ") + info.method + "\n";
+  } else {
+    s += b + std::string("cycles: ") + info.cycles_source + "\n";
+    s += b + std::string("samples: median of ") + std::to_string(info.reps) + " (" +
+         std::to_string(info.large_reps) + " from 16 MiB up; fewer where they would exceed " +
+         printf_string("%g", info.max_cell_time) + " s per cell), each >= " +
+         printf_string("%g", info.min_time) +
+         " s of back-to-back EVP_EncryptUpdate (--direction decrypt: EVP_DecryptUpdate) calls "
+         "(messages, gcm: whole messages, see the tables), rows alternating round-robin\n";
+  }
   s += b + std::string("command: ") + (md ? "`" + info.command_line + "`" : info.command_line) + "\n";
   for (const auto& n : info.notes) s += b + std::string("note: ") + n + "\n";
   return s;
@@ -534,6 +544,7 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
     << "  \"module\": " << json_string(info.module_path) << ",\n"
     << "  \"buildinfo\": " << json_string(info.buildinfo) << ",\n"
     << "  \"cycles_source\": " << json_string(info.cycles_source) << ",\n"
+    << "  \"method\": " << json_string(info.method) << ",\n"
     << "  \"command_line\": " << json_string(info.command_line) << ",\n"
     << "  \"reps\": " << info.reps << ",\n  \"large_reps\": " << info.large_reps << ",\n"
     << "  \"min_time_s\": " << json_number(info.min_time) << ",\n"
@@ -542,8 +553,11 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
     << "  \"modes\": [";
   for (size_t mi = 0; mi < modes.size(); ++mi) {
     const ModeResult& m = modes[mi];
+    const bool ops = m.unit == "ops/s";
+    const bool against = m.mode.rfind("against", 0) == 0;
     f << (mi ? "," : "") << "\n    {\n      \"mode\": " << json_string(m.mode) << ",\n"
       << "      \"seconds\": " << json_number(m.seconds) << ",\n"
+      << "      \"unit\": " << json_string(m.unit) << ",\n"
       << "      \"perf_cycles\": " << (m.perf ? "true" : "false") << ",\n"
       << "      \"time_basis\": " << (m.cpu_time ? "\"thread cpu\"" : "\"wall\"") << ",\n"
       << "      \"cpu_share\": " << json_number(m.cpu_share) << ",\n"
@@ -555,27 +569,40 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
       auto label_of = [&](int i) { return i < 0 ? std::string("null") : json_string(m.rows[size_t(i)].label()); };
       f << (ri ? "," : "") << "\n        {\"cipher\": " << json_string(r.cipher)
         << ", \"impl\": " << json_string(r.impl) << ", \"provider\": " << json_string(r.provider)
-        << ", \"backend\": " << (r.provider == "gpucrypto" ? json_string(r.settings.backend) : "null")
-        << ", \"threads\": " << r.threads << ", \"direction\": " << json_string(direction_of(r))
+        // --against: our configuration is the target openssl's (see buildinfo),
+        // KEM rows have no direction and nothing counts cycles.
+        << ", \"backend\": "
+        << (r.provider == "gpucrypto" && !against ? json_string(r.settings.backend) : "null")
+        << ", \"threads\": " << (against ? std::string("null") : std::to_string(r.threads))
+        << ", \"direction\": " << (ops ? std::string("null") : json_string(direction_of(r)))
         << ", \"baseline\": " << label_of(r.baseline)
         << ", \"ref\": " << label_of(r.ref) << ", \"cycles\": "
-        << json_string(r.perf_cycles ? "perf" : "time x core clock estimate")
+        << (against ? std::string("null")
+                    : json_string(r.perf_cycles ? "perf" : "time x core clock estimate"))
         << ", \"time_basis\": " << (r.cpu_time ? "\"thread cpu\"" : "\"wall\"")
         << ",\n         \"cells\": [";
       bool first = true;
       for (const auto& [size, c] : r.cells) {
         if (c.samples.empty()) continue;
         f << (first ? "" : ",") << "\n          {\"size\": " << size << ", \"iters\": " << c.iters
-          << ", \"mb_per_s\": " << json_number(c.mbps)
+          << (ops ? ", \"ops_per_s\": " : ", \"mb_per_s\": ") << json_number(c.mbps)
           << ", \"cycles_per_byte\": " << json_number(c.cpb)
           << ", \"vs_baseline\": " << json_number(c.vs_baseline)
-          << ", \"vs_ref\": " << json_number(c.vs_ref) << ", \"sample_seconds\": "
+          << ", \"vs_ref\": " << json_number(c.vs_ref)
+          << ", \"vs_baseline_min\": " << json_number(c.spread_lo)
+          << ", \"vs_baseline_max\": " << json_number(c.spread_hi) << ", \"sample_seconds\": "
           << json_array(c.samples, [](const Sample& s) { return json_number(s.seconds); })
           << ", \"sample_cpu_seconds\": "
           << json_array(c.samples, [](const Sample& s) { return json_number(s.cpu_seconds); })
           << ", \"sample_cycles\": "
           << json_array(c.samples, [](const Sample& s) { return json_number(s.cycles); })
-          << ", \"bytes_per_sample\": " << uint64_t(c.samples[0].bytes) << "}";
+          << (ops ? ", \"ops_per_sample\": " : ", \"bytes_per_sample\": ")
+          << uint64_t(c.samples[0].bytes);
+        // --against: each openssl speed run counts its own calls.
+        if (against)
+          f << (ops ? ", \"sample_ops\": " : ", \"sample_bytes\": ")
+            << json_array(c.samples, [](const Sample& s) { return json_number(s.bytes); });
+        f << "}";
         first = false;
       }
       f << "]}";
@@ -626,6 +653,26 @@ std::vector<std::string> write_plots(const std::string& prefix,
       for (const Row& r : m.rows) rows.push_back(&r);
       add(plot_figure(gnuplot, prefix + "-seed", "SKINNY: MB/s vs bytes per EVP_EncryptUpdate call (ref, avx2, avx512: threads=1)", m,
                       rows, kModePanels, cairo));
+    } else if (m.mode == "against") {
+      // One figure per key size (AES-128, ..., SM4): every mode, both
+      // providers, encrypt and decrypt panels.
+      std::vector<std::string> families;
+      for (const Row& r : m.rows) {
+        const std::string fam = r.cipher.substr(0, r.cipher.rfind('-'));
+        if (std::find(families.begin(), families.end(), fam) == families.end())
+          families.push_back(fam);
+      }
+      for (const auto& fam : families) {
+        std::vector<const Row*> rows;
+        for (const Row& r : m.rows)
+          if (r.cipher.substr(0, r.cipher.rfind('-')) == fam) rows.push_back(&r);
+        std::string lower;
+        for (char c : fam) lower += char(std::tolower(static_cast<unsigned char>(c)));
+        add(plot_figure(gnuplot, prefix + "-against-" + lower,
+                        fam + " inside openssl speed -evp: MB/s vs bytes per call (solid: "
+                        "gpucrypto, dash-dot: default provider)",
+                        m, rows, kDirectionPanels, cairo));
+      }
     } else if (m.mode == "gcm") {
       // What an application gets (backend auto) against the default
       // provider and the SM4-CTR yardstick; the back ends are in the tables.

@@ -25,6 +25,9 @@ struct RunInfo {
   double min_time = 0;
   double max_cell_time = 0;
   std::vector<std::string> notes;
+  // --against: how the numbers were taken (replaces the cycles and samples
+  // lines of the header).
+  std::string method;
 };
 
 std::string format_size(size_t bytes);  // "16 B", "4 KiB", "16 MiB"

@@ -56,6 +56,7 @@ bool is_gcm(const std::string& cipher) { return mode_suffix(cipher) == "GCM"; }
 // gcm mode frames GCM calls as records; its SM4-CTR yardstick streams.
 Calls calls_for(const std::string& mode, const std::string& cipher) {
   if (mode == "messages") return Calls::kMessage;
+  if (mode == "rekey") return Calls::kRekey;
   return mode == "gcm" && is_gcm(cipher) ? Calls::kRecord : Calls::kStream;
 }
 
@@ -104,7 +105,7 @@ class Bench {
     m.sizes = !opt_.sizes.empty() ? opt_.sizes
               : mode == "paths"   ? kPathsSizes
               : mode == "threads"  ? kThreadsSizes
-              : mode == "messages" ? kMessagesSizes
+              : mode == "messages" || mode == "rekey" ? kMessagesSizes
               : mode == "gcm"      ? kGcmSizes
                                    : kSeedSizes;
     // Every paths/seed row runs on the calling thread alone: its CPU time
@@ -113,7 +114,7 @@ class Bench {
     const bool gpu = std::find(opt_.backends.begin(), opt_.backends.end(), "cuda") !=
                      opt_.backends.end();
     m.cpu_time = mode != "threads" && !opt_.elapsed && !gpu;
-    if (mode == "paths" || mode == "messages") plan_paths(&m);
+    if (mode == "paths" || mode == "messages" || mode == "rekey") plan_paths(&m);
     else if (mode == "threads") plan_threads(&m);
     else if (mode == "gcm") plan_gcm(&m);
     else plan_seed(&m);
@@ -267,7 +268,8 @@ class Bench {
       }
       if (r.provider != "gpucrypto") continue;
       auto same_dir = [&](const Row& o) { return o.decrypt == r.decrypt; };
-      if (m->mode == "paths" || m->mode == "messages" || (m->mode == "gcm" && is_gcm(r.cipher))) {
+      if (m->mode == "paths" || m->mode == "messages" || m->mode == "rekey" ||
+          (m->mode == "gcm" && is_gcm(r.cipher))) {
         const std::string base = m->mode == "gcm" ? r.cipher : baseline_of(r.cipher);
         r.baseline = find([&](const Row& o) {
           return same_dir(o) && o.provider == "default" && o.cipher == base;

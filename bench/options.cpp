@@ -19,7 +19,7 @@ Measures every cipher of the gpucrypto provider through EVP_EncryptUpdate, next
 to OpenSSL's default provider, in one run, alternating implementations and
 reporting medians.
 
-  --mode M           paths | threads | seed | messages | gcm | all, or a comma list
+  --mode M           paths | threads | seed | messages | rekey | gcm | all, or a comma list
                      (default: paths; all = paths, threads, seed, gcm)
                        paths:   every cipher x back end (threads=1) + default provider
                        threads: threads=1 vs threads=N (backend auto), with a 2-core
@@ -29,6 +29,8 @@ reporting medians.
                        messages: as paths, but every call is a message of its own:
                                 new IV (EVP_EncryptInit_ex2) + update + final
                                 (not in "all")
+                       rekey:   as messages, under a new key too (key setup
+                                in every message; not in "all")
                        gcm:     AES-128/192/256-GCM and SM4-GCM records: new IV +
                                 13-byte AAD + update + final + tag, encrypt and
                                 decrypt, vs the default provider (AES) and our
@@ -161,8 +163,9 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
           opt->modes = {"paths", "threads", "seed", "gcm"};
           break;
         }
-        if (m != "paths" && m != "threads" && m != "seed" && m != "messages" && m != "gcm") {
-          *err = "unknown mode '" + m + "' (paths, threads, seed, messages, gcm, all)";
+        if (m != "paths" && m != "threads" && m != "seed" && m != "messages" && m != "rekey" &&
+            m != "gcm") {
+          *err = "unknown mode '" + m + "' (paths, threads, seed, messages, rekey, gcm, all)";
           return false;
         }
         opt->modes.push_back(m);

@@ -133,6 +133,9 @@ PathsText paths_text(const std::string& mode) {
   if (mode == "messages")
     return {"Messages (new IV + update + final per message), MB/s, threads=1", ecb_note,
             baseline_title, baseline_note};
+  if (mode == "rekey")
+    return {"Re-keyed messages (new key + IV + update + final per message), MB/s, threads=1",
+            ecb_note, baseline_title, baseline_note};
   return {"Throughput, MB/s (10^6 bytes/s), threads=1", ecb_note, baseline_title, baseline_note};
 }
 
@@ -484,7 +487,8 @@ std::string format_ratio(double v) {
 
 std::vector<Table> mode_tables(const ModeResult& m) {
   if (m.mode == "against" || m.mode == "against-kem") return against_tables(m);
-  if (m.mode == "paths" || m.mode == "messages" || m.mode == "gcm") return paths_tables(m);
+  if (m.mode == "paths" || m.mode == "messages" || m.mode == "rekey" || m.mode == "gcm")
+    return paths_tables(m);
   if (m.mode == "threads") return threads_tables(m);
   return seed_tables(m);
 }

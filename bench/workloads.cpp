@@ -141,7 +141,7 @@ void EvpCipherWorkload::run(size_t len, uint64_t iters) {
 
 void EvpCipherWorkload::next_iv(uint64_t i) {
   if (iv_.empty()) return;
-  if (calls_ == Calls::kMessage) {
+  if (calls_ == Calls::kMessage || calls_ == Calls::kRekey) {
     ++iv_[i % iv_.size()];
     return;
   }
@@ -156,8 +156,9 @@ void EvpCipherWorkload::next_iv(uint64_t i) {
 
 void EvpCipherWorkload::begin_message(uint64_t i, const uint8_t* tag) {
   next_iv(i);
-  if (EVP_CipherInit_ex2(ctx_.get(), nullptr, nullptr, iv_.empty() ? nullptr : iv_.data(),
-                         decrypt_ ? 0 : 1, nullptr) != 1)
+  if (calls_ == Calls::kRekey) ++key_[i % key_.size()];
+  if (EVP_CipherInit_ex2(ctx_.get(), nullptr, calls_ == Calls::kRekey ? key_.data() : nullptr,
+                         iv_.empty() ? nullptr : iv_.data(), decrypt_ ? 0 : 1, nullptr) != 1)
     fail("EVP_CipherInit_ex2 (new IV)");
   if (calls_ != Calls::kRecord) return;
   if (decrypt_ && EVP_CIPHER_CTX_ctrl(ctx_.get(), EVP_CTRL_AEAD_SET_TAG, int(kRecordTagLen),

@@ -72,6 +72,7 @@ using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, EvpCipherCtxFree>;
 enum class Calls {
   kStream,   // update after update on one context (openssl speed -evp)
   kMessage,  // per call a message of its own: new IV + update + final
+  kRekey,    // the same under a new key too: new key + IV + update + final
   kRecord,   // an AEAD (GCM) record: new IV + AAD + update + final + tag
 };
 
@@ -84,7 +85,9 @@ inline constexpr size_t kRecordTagLen = 16;
 // for ECB and CBC). Stream contexts (CTR, CFB, OFB) keep streaming, CBC keeps
 // chaining. Per message (Calls::kMessage): every operation is a message of
 // its own under a new IV on the same key: EVP_CipherInit_ex2(ctx, NULL, NULL,
-// iv) + update + final, the small-message pattern of protocols. Per record
+// iv) + update + final, the small-message pattern of protocols; with
+// Calls::kRekey under a new key as well (EVP_CipherInit_ex2(ctx, NULL, key,
+// iv): a DRBG re-keying per generate, a connection's first record). Per record
 // (Calls::kRecord, GCM): the same plus 13 bytes of AAD before the data and
 // the 16-byte tag, read after final when encrypting, set before the data
 // when decrypting (`in` is then the ciphertext of a record whose tag

@@ -8,8 +8,11 @@
 #include <stdexcept>
 #include <string>
 
+#include <cstring>
+
 #include "ciphers/rijndael/internal.h"
 #include "ciphers/rijndael/rijndael.h"
+#include "platform/cpu_features.h"
 #include "test/test_util.h"
 
 namespace gpucrypto {
@@ -110,6 +113,30 @@ TEST(Rijndael, RoundsPerSize) {
       const Bytes key(kSizes[k] / 8, 0x5a);
       rijndael_impl::expand_key(&s.ks, kSizes[b] / 32, key.data(), key.size());
       EXPECT_EQ(s.ks.nr, expected[b][k]) << kSizes[b] << "/" << kSizes[k];
+    }
+  }
+}
+
+// The AES-NI key setup (the aesni and vaes512 implementations' setkey) writes
+// exactly the schedule of the generic expansion, both directions and the
+// zero padding of every row, over a schedule that held another key: the
+// implementations share schedules, so any difference is a wrong key.
+TEST(Rijndael, AesniKeySetupIsTheGenericSchedule) {
+  if ((rijndael_impl::kAesAesniHw.required & ~cpu_features_detected()) != 0)
+    GTEST_SKIP() << "no AES-NI on this CPU";
+  for (unsigned bits : kSizes) {
+    for (int trial = 0; trial < 64; ++trial) {
+      const Bytes key = test::random_bytes(bits / 8);
+      RawSched want, got;
+      rijndael_impl::setkey_nb4(&want.ks, key.data(), key.size(), true);
+      std::memset(&got.ks, 0xa5, sizeof got.ks);  // a previous key's leftovers
+      rijndael_impl::setkey_aesni(&got.ks, key.data(), key.size(), true);
+      // Every field (the struct's tail padding is not written: the caller
+      // zeroes the storage before setkey, the hook contract).
+      ASSERT_EQ(std::memcmp(want.ks.enc, got.ks.enc, sizeof want.ks.enc), 0) << bits << "-bit key " << to_hex(key);
+      ASSERT_EQ(std::memcmp(want.ks.dec, got.ks.dec, sizeof want.ks.dec), 0) << bits << "-bit key " << to_hex(key);
+      ASSERT_EQ(got.ks.nb, 4u);
+      ASSERT_EQ(got.ks.nr, want.ks.nr);
     }
   }
 }

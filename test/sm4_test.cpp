@@ -3,6 +3,7 @@
 // 256 inputs. Known answers (GB/T 32907, the draft, OpenSSL, GmSSL), the
 // reference comparison, CTR carries and the OpenSSL differential for every
 // implementation: cipher_contract_test.
+#include <cstring>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -97,6 +98,20 @@ TEST(Sm4Sbox, GfniConstantsGiveStandardTable) {
     const uint8_t y = gf2p8affine(kGfniPreMatrix, uint8_t(x), kGfniPreConst);
     const uint8_t s = gf2p8affine(kGfniPostMatrix, aes_field_inverse(y), kGfniPostConst);
     EXPECT_EQ(s, kStandardSbox[x]) << x;
+  }
+}
+
+// The GFNI key setup (the GFNI implementations' setkey) writes exactly the
+// reference schedule.
+TEST(Sm4Schedule, GfniKeySetupIsTheReferenceSchedule) {
+  if ((sm4_impl::kGfniSetkeyRequired & ~cpu_features_detected()) != 0) GTEST_SKIP() << "no GFNI";
+  for (int trial = 0; trial < 256; ++trial) {
+    const test::Bytes key = test::random_bytes(16);
+    sm4_impl::Schedule want{}, got;
+    std::memset(&got, 0xa5, sizeof got);
+    sm4_impl::ref_setkey(&want, key.data(), key.size(), true);
+    sm4_impl::gfni_setkey(&got, key.data(), key.size(), true);
+    ASSERT_EQ(std::memcmp(&want, &got, sizeof want), 0) << test::to_hex(key);
   }
 }
 

@@ -57,17 +57,20 @@ void log_served(const CipherJob& job, Served s, size_t threads) {
 
 // Hands the job to the GPU; returns how many leading blocks it completed
 // (all of them, or fewer after a CUDA error: the rest is untouched).
-size_t try_gpu(const CipherJob& job) {
+// The kernel family is the call's configuration's (gpu_kernels).
+size_t try_gpu(const CipherJob& job, const EngineConfig& cfg) {
   const bool ctr = job.kind == JobKind::kCtr;
-  gpu::Job g{*job.gpu_cipher, job.key, job.keylen, ctr, job.kind == JobKind::kEcbEncrypt,
-             job.ctr,         job.in,  job.out,    job.nblocks};
+  const gpu::Job g{*job.gpu_cipher, job.key, job.keylen, ctr, job.kind == JobKind::kEcbEncrypt,
+                   job.ctr,         job.in,  job.out,    job.nblocks, cfg.gpu_kernels};
   return gpu::run_blocks(g);
 }
 
 // The GPU's ECB transform of n blocks in -> out (a finished prefix, as above).
-size_t gpu_ecb(const CipherJob& job, bool encrypt, const uint8_t* in, uint8_t* out, size_t n) {
+size_t gpu_ecb(const CipherJob& job, const EngineConfig& cfg, bool encrypt, const uint8_t* in,
+               uint8_t* out, size_t n) {
   if (n == 0) return 0;
-  gpu::Job g{*job.gpu_cipher, job.key, job.keylen, false, encrypt, nullptr, in, out, n};
+  const gpu::Job g{*job.gpu_cipher, job.key, job.keylen, false, encrypt, nullptr, in, out, n,
+                   cfg.gpu_kernels};
   return gpu::run_blocks(g);
 }
 
@@ -80,7 +83,7 @@ size_t gpu_ecb(const CipherJob& job, bool encrypt, const uint8_t* in, uint8_t* o
 constexpr size_t kGpuSliceBytes = 64u << 20;
 std::atomic<size_t> g_gpu_slice_bytes{kGpuSliceBytes};  // testing::set_gpu_slice_bytes
 
-size_t gpu_chained(const CipherJob& job, uint8_t* chain) {
+size_t gpu_chained(const CipherJob& job, const EngineConfig& cfg, uint8_t* chain) {
   const size_t bs = job.block_bytes, n = job.nblocks;
   const bool cfb = job.kind == JobKind::kCfbDecrypt;
   const size_t slice = std::max<size_t>(g_gpu_slice_bytes.load(std::memory_order_relaxed) / bs, 2);
@@ -101,10 +104,10 @@ size_t gpu_chained(const CipherJob& job, uint8_t* chain) {
     // from `chain` on the CPU (it is not in the input).
     size_t g;
     if (cfb) {
-      g = 1 + gpu_ecb(job, true, x, dst + bs, k - 1);
+      g = 1 + gpu_ecb(job, cfg, true, x, dst + bs, k - 1);
       job.hw->encrypt(job.ks, chain, dst, 1);
     } else {
-      g = gpu_ecb(job, false, x, dst, k);
+      g = gpu_ecb(job, cfg, false, x, dst, k);
     }
     if (g == 0) break;
     uint8_t next[kMaxBlockBytes];
@@ -214,7 +217,7 @@ Served dispatch_large(const CipherJob& whole, const EngineConfig& cfg) {
   // The one offload rule (engine/offload.h); the GPU returns a finished prefix.
   size_t gpu_done = 0;
   if (whole.gpu_cipher && gpu_offload_worth(bytes, cfg)) {
-    gpu_done = chain ? gpu_chained(whole, chain_buf) : try_gpu(whole);
+    gpu_done = chain ? gpu_chained(whole, cfg, chain_buf) : try_gpu(whole, cfg);
     if (gpu_done == whole.nblocks) {
       if (whole.kind == JobKind::kCtr) ctr_add(whole.ctr, bs, whole.nblocks);
       if (chain) std::memcpy(whole.ctr, last, bs);

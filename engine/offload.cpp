@@ -6,13 +6,8 @@ namespace gpucrypto {
 
 bool gpu_offload_worth(size_t bytes, const EngineConfig& cfg) {
   if (cfg.backend != Backend::kAuto && cfg.backend != Backend::kCUDA) return false;
-  const bool worth = cfg.gpu_min_bytes
-                         ? bytes >= *cfg.gpu_min_bytes && gpu::usable()
-                         : bytes >= cfg.mt_min_bytes && gpu::usable() && bytes >= gpu::min_bytes();
-  // The job that follows on this thread runs this configuration's kernel
-  // family (gpu_backend.h, set_thread_kernels).
-  if (worth) gpu::set_thread_kernels(cfg.gpu_kernels);
-  return worth;
+  return cfg.gpu_min_bytes ? bytes >= *cfg.gpu_min_bytes && gpu::usable()
+                           : bytes >= cfg.mt_min_bytes && gpu::usable() && bytes >= gpu::min_bytes();
 }
 
 const EngineConfig& env_config() {

@@ -32,12 +32,6 @@ const char* kernel_family_name(KernelFamily f);
 // Accepts exactly those two names; false for anything else.
 bool parse_kernel_family(const std::string& s, KernelFamily* out);
 
-// The family this thread's next cipher jobs use. Every GPU job is preceded on
-// its thread by the offload rule (engine/offload.h), which sets it from the
-// caller's configuration; a thread that never set it gets kConstantTime.
-void set_thread_kernels(KernelFamily f);
-KernelFamily thread_kernels();
-
 // How a CTR job moves over PCIe (gpu/README.md, "CTR transfer modes"):
 //   kShip:      data to the device, the kernel XORs, the result back (two
 //               transfers of the data);
@@ -60,6 +54,9 @@ struct Job {
   const uint8_t* in;
   uint8_t* out;
   size_t nblocks;
+  // The kernels the caller's configuration allows (EngineConfig::gpu_kernels;
+  // the dispatcher sets it from the call's configuration).
+  KernelFamily family = KernelFamily::kConstantTime;
 };
 
 // Lazily initialises the runtime (never at provider load; again in a child

@@ -184,7 +184,7 @@ class Runtime {
     if (dev_ == nullptr || disabled_ || job.nblocks == 0) return 0;
     const kern::Op op = job.ctr_mode ? kern::Op::kCtr : job.encrypt ? kern::Op::kEncrypt : kern::Op::kDecrypt;
     CipherLaunch spec{job.cipher, op};
-    spec.family = thread_kernels();
+    spec.family = job.family;
     if (!build_schedule(job.cipher, job.key, job.keylen, &spec.ks)) return 0;
     size_t done = 0;
     ++jobs_;
@@ -620,8 +620,6 @@ class Runtime {
   std::array<std::array<bool, 2>, kCiphers> ctr_tried_{};
 };
 
-thread_local KernelFamily t_kernels = KernelFamily::kConstantTime;
-
 }  // namespace
 
 const char* kernel_family_name(KernelFamily f) {
@@ -634,8 +632,6 @@ bool parse_kernel_family(const std::string& s, KernelFamily* out) {
   return false;
 }
 
-void set_thread_kernels(KernelFamily f) { t_kernels = f; }
-KernelFamily thread_kernels() { return t_kernels; }
 
 const char* ctr_transfer_name(CtrTransfer t) {
   return t == CtrTransfer::kShip ? "ship" : t == CtrTransfer::kKeystream ? "keystream" : "auto";

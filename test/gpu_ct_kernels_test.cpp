@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "engine/config.h"
-#include "engine/offload.h"
+#include "engine/dispatcher.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/kernels/bitslice.cuh"
 #include "gpu/kernels/host_tables.h"
@@ -230,7 +230,6 @@ class GpuCtRuntime : public ::testing::Test {
   void TearDown() override {
     unsetenv("GPUCRYPTO_GPU_FAULT");
     unsetenv("GPUCRYPTO_GPU_CTR_TRANSFER");
-    set_thread_kernels(KernelFamily::kConstantTime);
     testing::set_chunk_bytes(size_t(8) << 20);
     testing::reset();
   }
@@ -241,10 +240,10 @@ class GpuCtRuntime : public ::testing::Test {
   }
   // run_blocks, then the rest on the portable CPU code, as the dispatcher does.
   static Bytes crypt(Cipher c, bool ctr, bool enc, const Bytes& key, const Bytes& iv, const Bytes& in,
-                     size_t* gpu_blocks) {
+                     size_t* gpu_blocks, KernelFamily family = KernelFamily::kConstantTime) {
     const size_t bb = block_bytes(c);
     Bytes buf = in;
-    Job job{c, key.data(), key.size(), ctr, enc, iv.data(), buf.data(), buf.data(), in.size() / bb};
+    Job job{c, key.data(), key.size(), ctr, enc, iv.data(), buf.data(), buf.data(), in.size() / bb, family};
     const size_t done = run_blocks(job);
     *gpu_blocks = done;
     const CipherAlgo& algo = cpu_algo(c);
@@ -268,7 +267,6 @@ class GpuCtRuntime : public ::testing::Test {
 TEST_F(GpuCtRuntime, BothFamiliesAndTransferModesMatchTheCpu) {
   use("emulate:2");
   for (KernelFamily f : kFamilies) {
-    set_thread_kernels(f);
     for (CtrTransfer t : {CtrTransfer::kShip, CtrTransfer::kKeystream}) {
       testing::set_ctr_transfer(t);
       for (Cipher c : kAllCiphers) {
@@ -278,10 +276,10 @@ TEST_F(GpuCtRuntime, BothFamiliesAndTransferModesMatchTheCpu) {
         Bytes iv = test::random_bytes(bb);
         std::memset(iv.data() + bb / 2, 0xff, bb / 2);
         size_t done = 0;
-        EXPECT_EQ(crypt(c, true, true, key, iv, in, &done), cpu(c, true, true, key, iv, in));
+        EXPECT_EQ(crypt(c, true, true, key, iv, in, &done, f), cpu(c, true, true, key, iv, in));
         EXPECT_EQ(done, in.size() / bb);
         EXPECT_EQ(testing::last_ctr_transfer(), t);
-        EXPECT_EQ(crypt(c, false, false, key, iv, in, &done), cpu(c, false, false, key, iv, in));
+        EXPECT_EQ(crypt(c, false, false, key, iv, in, &done, f), cpu(c, false, false, key, iv, in));
       }
     }
   }
@@ -322,19 +320,32 @@ TEST_F(GpuCtRuntime, TableKernelsOnlyWhenAsked) {
   crypt(Cipher::kSM4, false, true, key, iv, in, &done);
   EXPECT_EQ(stats().jobs, 2u);
   EXPECT_EQ(stats().table_jobs, 0u);
-  set_thread_kernels(KernelFamily::kTables);
-  EXPECT_EQ(crypt(Cipher::kSM4, false, true, key, iv, in, &done), cpu(Cipher::kSM4, false, true, key, iv, in));
+  EXPECT_EQ(crypt(Cipher::kSM4, false, true, key, iv, in, &done, KernelFamily::kTables),
+            cpu(Cipher::kSM4, false, true, key, iv, in));
   EXPECT_EQ(stats().table_jobs, 1u);
 
-  // The offload rule sets the family from the configuration, for this thread.
+  // Through the dispatcher: the job carries the call's configuration's
+  // family (gpu_kernels), constant-time unless the configuration says tables.
+  const CipherAlgo& algo = cpu_algo(Cipher::kAES128);
+  const CipherHw& hw = *algo.impls.back();
+  test::KeySchedule ks(hw, key);
+  Bytes buf = in, ctr = iv;
   EngineConfig cfg;
   cfg.gpu_min_bytes = 4096;
-  ASSERT_TRUE(gpu_offload_worth(8192, cfg));
-  EXPECT_EQ(thread_kernels(), KernelFamily::kConstantTime);
+  auto job = [&] {
+    return CipherJob{&hw, ks.get(), 16, JobKind::kCtr, ctr.data(), buf.data(), buf.data(),
+                     buf.size() / 16, Cipher::kAES128, key.data(), key.size()};
+  };
+  EXPECT_EQ(dispatch_large(job(), cfg), Served::kGpu);
+  EXPECT_EQ(stats().table_jobs, 1u);
   ASSERT_EQ(config_set(&cfg, "gpu_kernels", "tables"), "");
-  ASSERT_TRUE(gpu_offload_worth(8192, cfg));
-  EXPECT_EQ(thread_kernels(), KernelFamily::kTables);
-  std::thread([] { EXPECT_EQ(thread_kernels(), KernelFamily::kConstantTime); }).join();
+  EXPECT_EQ(dispatch_large(job(), cfg), Served::kGpu);
+  EXPECT_EQ(stats().table_jobs, 2u);
+  // Both jobs ran CTR over the same buffer from consecutive counters: the
+  // CPU's CTR of the input over the whole run gives the same bytes.
+  Bytes twice = test::ctr_crypt(algo, hw, key, iv, Bytes(in.size() * 2, 0));
+  for (size_t i = 0; i < in.size(); ++i) twice[i] ^= twice[in.size() + i] ^ in[i];
+  EXPECT_EQ(buf, Bytes(twice.begin(), twice.begin() + long(in.size())));
 }
 
 TEST_F(GpuCtRuntime, CtrCalibrationMeasuresBothModesAndPicksTheFaster) {

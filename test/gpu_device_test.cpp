@@ -39,7 +39,6 @@ class GpuDevice : public ::testing::Test {
     std::printf("device: %s\n", describe().c_str());
   }
   void TearDown() override {
-    set_thread_kernels(KernelFamily::kConstantTime);
     testing::set_ctr_transfer(CtrTransfer::kAuto);
   }
 };
@@ -79,7 +78,6 @@ TEST_F(GpuDevice, BothFamiliesAndTransferModesMatchCpu) {
   const size_t bytes = size_t(24) << 20;
   const Bytes in = test::random_bytes(bytes);
   for (KernelFamily f : kFamilies) {
-    set_thread_kernels(f);
     for (Cipher c : kAllCiphers) {
       const CipherAlgo& algo = cpu_algo(c);
       const CipherHw& hw = *test::runnable_impls(algo).front();
@@ -92,16 +90,16 @@ TEST_F(GpuDevice, BothFamiliesAndTransferModesMatchCpu) {
         SCOPED_TRACE(std::string(cipher_name(c)) + " " + kernel_family_name(f) + " " + ctr_transfer_name(t));
         testing::set_ctr_transfer(t);
         Bytes out = in;  // in place
-        Job ctr{c, key.data(), key.size(), true, true, iv.data(), out.data(), out.data(), bytes / bb};
+        Job ctr{c, key.data(), key.size(), true, true, iv.data(), out.data(), out.data(), bytes / bb, f};
         ASSERT_EQ(run_blocks(ctr), ctr.nblocks);
         EXPECT_TRUE(out == want);
         EXPECT_EQ(testing::last_ctr_transfer(), t);
       }
       Bytes out(bytes);
-      Job ecb{c, key.data(), key.size(), false, true, nullptr, in.data(), out.data(), bytes / bb};
+      Job ecb{c, key.data(), key.size(), false, true, nullptr, in.data(), out.data(), bytes / bb, f};
       ASSERT_EQ(run_blocks(ecb), ecb.nblocks);
       EXPECT_TRUE(out == test::ecb_encrypt(algo, hw, key, in));
-      Job dec{c, key.data(), key.size(), false, false, nullptr, out.data(), out.data(), bytes / bb};
+      Job dec{c, key.data(), key.size(), false, false, nullptr, out.data(), out.data(), bytes / bb, f};
       ASSERT_EQ(run_blocks(dec), dec.nblocks);
       EXPECT_TRUE(out == in);
     }
@@ -160,11 +158,10 @@ TEST_F(GpuDevice, ThroughputRows) {
     return double(bytes) * 8 / best / 1e9;
   };
   for (KernelFamily f : kFamilies) {
-    set_thread_kernels(f);
     for (Cipher c : kAllCiphers) {
       const size_t bb = block_bytes(c);
       const Bytes key = test::random_bytes(key_bytes(c)), iv(bb, 0);
-      Job ctr{c, key.data(), key.size(), true, true, iv.data(), in.data(), out.data(), bytes / bb};
+      Job ctr{c, key.data(), key.size(), true, true, iv.data(), in.data(), out.data(), bytes / bb, f};
       for (CtrTransfer t : {CtrTransfer::kShip, CtrTransfer::kKeystream, CtrTransfer::kAuto}) {
         testing::set_ctr_transfer(t);
         const double gbps = time_job(ctr);
@@ -173,7 +170,7 @@ TEST_F(GpuDevice, ThroughputRows) {
                     t == CtrTransfer::kAuto ? (std::string("->") + ctr_transfer_name(testing::last_ctr_transfer())).c_str() : "",
                     gbps);
       }
-      Job ecb{c, key.data(), key.size(), false, true, nullptr, in.data(), out.data(), bytes / bb};
+      Job ecb{c, key.data(), key.size(), false, true, nullptr, in.data(), out.data(), bytes / bb, f};
       std::printf("BENCH e2e %s %s ECB 128MiB: %.1f Gb/s\n", cipher_name(c), kernel_family_name(f),
                   time_job(ecb));
       const CtrCalibration cal = ctr_calibration(c, f);

@@ -262,17 +262,18 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
 // check (the default provider allows it under the same IV) continues exactly
 // as OpenSSL's does (found by fuzz_gcm).
 void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]) {
-  if (s->mres != 0) {
-    uint8_t last[16] = {};
+  // [the last partial block, padded, or a zero block after a partial AAD
+  // block already in xi,] then the lengths block: one GHASH call (two blocks
+  // under one reduction) instead of two dependent ones.
+  uint8_t last[32] = {};
+  uint8_t* lens = last;
+  if (s->mres != 0 || s->ares != 0) {
     std::memcpy(last, s->xn, s->mres);
-    k.ghash->ghash(&k.gkey, s->xi, last, 1);
-  } else if (s->ares != 0) {
-    gmult(k, s->xi);
+    lens = last + 16;
   }
-  uint8_t lens[16];
   store_be64(lens, s->alen * 8);
   store_be64(lens + 8, s->mlen * 8);
-  k.ghash->ghash(&k.gkey, s->xi, lens, 1);
+  k.ghash->ghash(&k.gkey, s->xi, last, lens == last ? 1 : 2);
   for (int i = 0; i < 16; ++i) s->xi[i] ^= s->ek0[i];
   std::memcpy(tag, s->xi, 16);
 }

@@ -310,8 +310,14 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
   __m128i x = load_spec(xi);
   const uint64_t hi = load_be64(ctr);
   uint64_t lo = load_be64(ctr + 8);
-  const uint8_t* pending = nullptr;  // encrypt: last batch's ciphertext, not yet hashed
+  // Encrypt: the ciphertext of the last two batches, not yet hashed. Each
+  // batch hashes the older one, whose stores have long left the store queue
+  // (a load of the batch just stored, 64 bytes across cache lines, waits for
+  // the stores to commit instead of forwarding from them).
+  const uint8_t* pending = nullptr;
   size_t pending_n = 0;
+  const uint8_t* newer = nullptr;
+  size_t newer_n = 0;
   while (n != 0) {
     const size_t m = n < kBatch ? n : kBatch;
     __m512i c[kRegs];
@@ -323,8 +329,10 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
       x = m == kBatch && pending_n == kBatch
               ? batch<Nr, true>(key, k, c, x, pending, pending_n, in, out, m)
               : batch<Nr, false>(key, k, c, x, pending, pending_n, in, out, m);
-      pending = out;
-      pending_n = m;
+      pending = newer;
+      pending_n = newer_n;
+      newer = out;
+      newer_n = m;
     }
     lo += m;
     in += 16 * m;
@@ -332,6 +340,7 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
     n -= m;
   }
   if (pending_n != 0) x = ghash_run(key, x, pending, pending_n);
+  if (newer_n != 0) x = ghash_run(key, x, newer, newer_n);
   store_spec(xi, x);
   store_be64(ctr + 8, lo);
 }

@@ -126,7 +126,6 @@ bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t
     k->aesni_keys = aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0;
     // A named block implementation (tests) still encrypts each J0 itself.
     k->aesni_block = k->aesni_keys && block_impl == nullptr;
-    k->sm4_gfni = std::strcmp(algo.name, "SM4") == 0 && (gcm_impl::kSm4KeysGfniRequired & ~features) == 0;
     // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
     // implementation wrote it.
     k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
@@ -145,12 +144,13 @@ bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t
       gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h);
     }
   } else {
-    if (k->sm4_gfni) {
-      gcm_impl::sm4_setkey_gfni(k->ks, key);  // the same schedule, GFNI S-box
-    } else {
-      OPENSSL_cleanse(k->ks, sizeof k->ks);  // the hook contract: a zeroed schedule
-      k->hw->setkey(k->ks, key, algo.key_bytes, false);
-    }
+    // The block cipher's own key setup (SM4's GFNI implementations: the GFNI
+    // S-box schedule, ciphers/sm4/keys_gfni.cpp).
+    // The hook contract's zeroed schedule, no trace of a previous key: a
+    // memset the opaque setkey call below keeps (OPENSSL_cleanse's 8-byte
+    // loop over 1 KiB is a per-message cost when every message sets a key).
+    std::memset(k->ks, 0, sizeof k->ks);
+    k->hw->setkey(k->ks, key, algo.key_bytes, false);
     k->hw->encrypt(k->ks, kZero, k->h, 1);
   }
   k->ghash->init(&k->gkey, k->h);

@@ -29,7 +29,6 @@ struct alignas(64) GcmKey {
   const AesGcmHw* fused;  // nullptr: CTR hook and GHASH stitched per 4 KiB
   bool aesni_keys;        // AES schedule and H with AESKEYGENASSIST (aes_keys_aesni.cpp)
   bool aesni_block;       // E_K(J0) with AES-NI on the schedule (not through hw)
-  bool sm4_gfni;          // SM4 schedule with the GFNI S-box (sm4_keys_gfni.cpp)
   // The implementations above were chosen for `algo` and `features` with no
   // names (the provider's case): a new key for them skips the choice.
   const CipherAlgo* chosen_for = nullptr;

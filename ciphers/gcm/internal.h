@@ -20,9 +20,5 @@ void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16]
 void aes_encrypt_block_aesni(const void* ks, const uint8_t in[16], uint8_t out[16]);
 extern const uint32_t kAesKeysAesniRequired;
 
-// sm4_keys_gfni.cpp: ciphers/sm4's Schedule with the GFNI S-box; needs
-// kSm4KeysGfniRequired.
-void sm4_setkey_gfni(void* ks, const uint8_t* key);
-extern const uint32_t kSm4KeysGfniRequired;
 
 }  // namespace gpucrypto::gcm_impl

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "ciphers/sm4/ref.h"
+#include "ciphers/sm4/gfni_domain.h"
 #include "ciphers/sm4/sbox_consts.h"
 #include "platform/isa.h"
 
@@ -141,36 +142,55 @@ constexpr int kSets = 4;  // sets in flight (see the top of the file)
 
 using X = __m128i;
 
-GPUCRYPTO_ALWAYS_INLINE X sbox1(X x) {
-  x = _mm_gf2p8affine_epi64_epi8(x, _mm_set1_epi64x(int64_t(kGfniPreMatrix)), kGfniPreConst);
-  return _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x(int64_t(kGfniPostMatrix)),
-                                       kGfniPostConst);
-}
-GPUCRYPTO_ALWAYS_INLINE X lx1(X s, X q) {
-  const X u = _mm_ternarylogic_epi32(q, s, _mm_rol_epi32(s, 2), kXor3);
-  const X v = _mm_ternarylogic_epi32(_mm_rol_epi32(s, 10), _mm_rol_epi32(s, 18),
-                                     _mm_rol_epi32(s, 24), kXor3);
-  return _mm_xor_si128(u, v);
-}
 GPUCRYPTO_ALWAYS_INLINE X rk1(uint32_t k) { return _mm_cvtsi32_si128(int(k)); }
 
 // 32 rounds on the words w[0..3] = X0..X3; leaves the output words in block
-// order (X35, X34, X33, X32).
+// order (X35, X34, X33, X32). The state runs in the S-box's input domain
+// (ciphers/sm4/gfni_domain.h): a round's critical path is one
+// gf2p8affineinvqb, byte rotations and two ternary-logic levels, instead of
+// gf2p8affineqb, gf2p8affineinvqb and L's rotate-and-XOR tree. The round
+// keys enter the domain off the path (their affine maps do not wait for the
+// state).
+namespace gd = gfni_domain;
+
+GPUCRYPTO_ALWAYS_INLINE X to_domain(X v) {
+  return _mm_gf2p8affine_epi64_epi8(v, _mm_set1_epi64x(int64_t(gd::kA)), 0);
+}
+GPUCRYPTO_ALWAYS_INLINE X from_domain(X v) {
+  return _mm_gf2p8affine_epi64_epi8(v, _mm_set1_epi64x(int64_t(gd::kAInv)), 0);
+}
+GPUCRYPTO_ALWAYS_INLINE X rk_domain(uint32_t k) {  // A rk ^ c
+  return _mm_gf2p8affine_epi64_epi8(rk1(k), _mm_set1_epi64x(int64_t(gd::kA)), kGfniPreConst);
+}
+
 GPUCRYPTO_ALWAYS_INLINE void rounds1(const uint32_t* rk, X (&w)[4]) {
-  X x[4] = {w[0], w[1], w[2], w[3]};
-  X t = _mm_ternarylogic_epi32(x[1], x[2], _mm_xor_si128(x[3], rk1(rk[0])), kXor3);
+  X x[4] = {to_domain(w[0]), to_domain(w[1]), to_domain(w[2]), to_domain(w[3])};  // x[i % 4] = X'[i]
+  X y = _mm_ternarylogic_epi32(x[1], x[2], _mm_xor_si128(x[3], rk_domain(rk[0])), kXor3);
 #pragma GCC unroll 32
-  for (int i = 0; i < 31; ++i) {
-    const X s = sbox1(t);
-    const X r = _mm_ternarylogic_epi32(x[(i + 2) % 4], x[(i + 3) % 4], rk1(rk[i + 1]), kXor3);
-    t = lx1(s, _mm_xor_si128(x[i % 4], r));
-    x[i % 4] = _mm_xor_si128(t, r);
+  for (int i = 0; i < 32; ++i) {
+    // a = A s, b = A shl2(s), e = A shr6(s) for s = S(t_i), from y = A t_i ^ c.
+    const X a = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAB)), gd::kABConst);
+    const X b = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAShl2B)), gd::kAShl2BConst);
+    const X e = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAShr6B)), gd::kAShr6BConst);
+    // Q ^ rol8(Q) ^ rol16(Q) with Q = b ^ rol8(e) = A rol2(s).
+    const X q = _mm_xor_si128(_mm_ternarylogic_epi32(b, _mm_rol_epi32(e, 8), _mm_rol_epi32(b, 8), kXor3),
+                              _mm_ternarylogic_epi32(_mm_rol_epi32(e, 16), _mm_rol_epi32(b, 16),
+                                                     _mm_rol_epi32(e, 24), kXor3));
+    if (i < 31) {
+      // R = X'[i+2] ^ X'[i+3] ^ rk'[i+1], known early; the next S-box input is
+      // y' = X'[i] ^ R ^ A L(s), and X'[i+4] = y' ^ R.
+      const X r = _mm_ternarylogic_epi32(x[(i + 2) % 4], x[(i + 3) % 4], rk_domain(rk[i + 1]), kXor3);
+      const X u = _mm_ternarylogic_epi32(a, _mm_rol_epi32(a, 24), _mm_xor_si128(x[i % 4], r), kXor3);
+      y = _mm_xor_si128(q, u);
+      x[i % 4] = _mm_xor_si128(y, r);
+    } else {
+      x[3] = _mm_xor_si128(q, _mm_ternarylogic_epi32(a, _mm_rol_epi32(a, 24), x[3], kXor3));
+    }
   }
-  x[3] = lx1(sbox1(t), x[3]);
-  w[0] = x[3];
-  w[1] = x[2];
-  w[2] = x[1];
-  w[3] = x[0];
+  w[0] = from_domain(x[3]);
+  w[1] = from_domain(x[2]);
+  w[2] = from_domain(x[1]);
+  w[3] = from_domain(x[0]);
 }
 
 GPUCRYPTO_ALWAYS_INLINE X bswap32x(X v) {

@@ -38,26 +38,7 @@ uint32_t sub_rot_rcon(uint32_t w, unsigned i) {  // i: round constant index, pub
   }
 }
 
-uint32_t sub_word(uint32_t w) {
-  const __m128i r = _mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, int(w), 0), 0);
-  return uint32_t(_mm_cvtsi128_si32(r));
-}
-
-// AES-128 and AES-256 four words at a time (the Intel AES-NI white paper's
-// schedule): w[i..i+3] = prefix-XOR of w[i-nk..i-nk+3], XORed with the
-// broadcast assist word. The prefix XOR in two shift steps (one word, then
-// two), not the paper's three: the expansion is one dependent chain, paid per
-// key.
-GPUCRYPTO_ALWAYS_INLINE __m128i expand4(__m128i prev, __m128i assist) {
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 8));
-  return _mm_xor_si128(prev, assist);
-}
-
-template <int kRcon>
-GPUCRYPTO_ALWAYS_INLINE __m128i step128(__m128i k) {
-  return expand4(k, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, kRcon), 0xff));
-}
+#include "ciphers/rijndael/aes_key_steps.inc"
 
 void store_row(rijndael_impl::KeySched* ks, unsigned r, __m128i k) {
   _mm_store_si128(reinterpret_cast<__m128i*>(ks->enc[r]), k);
@@ -108,13 +89,6 @@ Two expand128(rijndael_impl::KeySched* ks, const uint8_t* key, __m128i j) {
   e = round_row(ks, 8, k = step128<0x80>(k), e);
   e = round_row(ks, 9, k = step128<0x1b>(k), e);
   return last_row(ks, 10, step128<0x36>(k), e);
-}
-
-// Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
-template <int kRcon>
-GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
-  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, kRcon), 0xff));
-  b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
 }
 
 Two expand256(rijndael_impl::KeySched* ks, const uint8_t* key, __m128i j) {

@@ -383,31 +383,7 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
 // little-endian dwords of the key bytes, so RotWord is a right rotation by 8.
 namespace {
 
-uint32_t sub_word(uint32_t w) {
-  // AESKEYGENASSIST: dword 0 of the result is SubWord(dword 1 of the source).
-  return uint32_t(_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(_mm_set_epi32(0, 0, int(w), 0), 0)));
-}
-
-// AES-128 and AES-256 four words at a time (the Intel AES-NI white paper's
-// schedule): the next row is the prefix XOR of the row nk words back, XORed
-// with the broadcast assist word. The expansion is one dependent chain.
-GPUCRYPTO_ALWAYS_INLINE __m128i expand4(__m128i prev, __m128i assist) {
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 4));
-  prev = _mm_xor_si128(prev, _mm_slli_si128(prev, 8));
-  return _mm_xor_si128(prev, assist);
-}
-
-template <int kRcon>
-GPUCRYPTO_ALWAYS_INLINE __m128i step128(__m128i k) {
-  return expand4(k, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, kRcon), 0xff));
-}
-
-// Rows 2j and 2j+1 from rows 2j-2 and 2j-1.
-template <int kRcon>
-GPUCRYPTO_ALWAYS_INLINE void step256(__m128i& a, __m128i& b) {
-  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, kRcon), 0xff));
-  b = expand4(b, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(a, 0), 0xaa));
-}
+#include "ciphers/rijndael/aes_key_steps.inc"
 
 void expand128(__m128i* r, const uint8_t* key) {
   r[0] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));

@@ -1,7 +1,9 @@
 // The GPU runtime: lazy per-process initialisation, the chunked copy-in /
 // kernel / copy-out pipeline over every slot (stream) of every device,
 // in-order completion so a failure leaves a correct prefix and an untouched
-// rest, fault injection, and disabling the GPU after repeated errors.
+// rest, fault injection (the plan: fault_plan.cpp), the CTR calibration (the
+// model it feeds: ctr_transfer_model.cpp), and disabling the GPU after
+// repeated errors.
 #include <openssl/crypto.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -17,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/ctr_transfer_model.h"
 #include "gpu/device.h"
+#include "gpu/fault_plan.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/kernels/host_tables.h"
 #include "gpu/launch.h"
@@ -30,78 +34,6 @@ constexpr size_t kDefaultChunkBytes = size_t(8) << 20;
 // Failed jobs in a row before the GPU is disabled for the process. A sticky
 // error (context lost) disables at once.
 constexpr int kMaxConsecutiveFailures = 3;
-
-enum FaultKind { kAlloc, kH2D, kLaunch, kD2H, kSync, kFaultKinds };
-constexpr const char* kFaultNames[kFaultKinds] = {"alloc", "h2d", "launch", "d2h", "sync"};
-
-struct FaultPlan {
-  bool emulate = false;
-  int emulated_devices = 1;
-  long remaining[kFaultKinds] = {0, 0, 0, 0, 0};  // fail the first N calls; -1: always
-  long nth[kFaultKinds] = {0, 0, 0, 0, 0};        // fail only call number N (1-based)
-  long calls[kFaultKinds] = {0, 0, 0, 0, 0};
-  std::string error;                              // malformed variable
-};
-
-bool parse_count(const std::string& s, long* out) {
-  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  *out = std::stol(s);
-  return true;
-}
-
-FaultPlan parse_fault_plan(const char* env) {
-  FaultPlan plan;
-  if (env == nullptr || *env == '\0') return plan;
-  std::string all(env);
-  size_t pos = 0;
-  while (pos <= all.size()) {
-    size_t comma = all.find(',', pos);
-    std::string item = all.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    pos = comma == std::string::npos ? all.size() + 1 : comma + 1;
-    std::string name = item, arg;
-    bool at = false;
-    if (size_t sep = item.find_first_of(":@"); sep != std::string::npos) {
-      name = item.substr(0, sep);
-      arg = item.substr(sep + 1);
-      at = item[sep] == '@';
-      if (arg.empty()) arg.assign(1, 'x');  // "kind:" alone is malformed (assign: GCC 12 -Wrestrict false positive)
-    }
-    long n = -1;
-    if (!arg.empty() && !parse_count(arg, &n)) {
-      plan.error = "bad count in GPUCRYPTO_GPU_FAULT item '" + item + "'";
-      return plan;
-    }
-    if (name == "emulate") {
-      plan.emulate = true;
-      if (at) n = 0;
-      if (n == 0 || n > 16) {
-        plan.error = "GPUCRYPTO_GPU_FAULT emulate:D needs 1 <= D <= 16";
-        return plan;
-      }
-      plan.emulated_devices = n < 0 ? 1 : int(n);
-      continue;
-    }
-    int kind = -1;
-    for (int k = 0; k < kFaultKinds; ++k)
-      if (name == kFaultNames[k]) kind = k;
-    if (kind < 0) {
-      plan.error = "unknown GPUCRYPTO_GPU_FAULT item '" + item +
-                   "' (expected emulate[:D], alloc, h2d, launch, d2h, sync[:N|@N])";
-      return plan;
-    }
-    if (at) {
-      if (n <= 0) {
-        plan.error = "GPUCRYPTO_GPU_FAULT " + item + ": @N needs N >= 1";
-        return plan;
-      }
-      plan.nth[kind] = n;
-    } else {
-      plan.remaining[kind] = n;
-    }
-  }
-  return plan;
-}
 
 size_t env_size(const char* name, size_t fallback) {
   const char* v = std::getenv(name);
@@ -136,17 +68,6 @@ void xor_keystream(const uint8_t* in, const uint8_t* ks, uint8_t* out, size_t n)
 }
 
 constexpr int kCiphers = int(Cipher::kAES256) + 1;
-
-// The job size from which keystream mode's latency + bytes / throughput is
-// below ship mode's: 0 when it is never slower, SIZE_MAX when never faster.
-size_t ctr_crossover(const CtrCalibration& c) {
-  const double ls = c.ship_latency_us * 1e-6, lk = c.keystream_latency_us * 1e-6;
-  const double ps = 1.0 / c.ship_bytes_per_second, pk = 1.0 / c.keystream_bytes_per_second;
-  if (pk >= ps) return SIZE_MAX;  // no gain per byte (a lower latency alone: ctr_pick)
-  const double from = (lk - ls) / (ps - pk);
-  if (from <= 0) return 0;
-  return from >= 1e18 ? SIZE_MAX : size_t(from);
-}
 
 class Runtime {
  public:
@@ -637,13 +558,6 @@ const char* ctr_transfer_name(CtrTransfer t) {
   return t == CtrTransfer::kShip ? "ship" : t == CtrTransfer::kKeystream ? "keystream" : "auto";
 }
 
-CtrTransfer ctr_pick(const CtrCalibration& cal, size_t bytes) {
-  if (!cal.measured) return CtrTransfer::kShip;
-  const double b = double(bytes);
-  const double ship = cal.ship_latency_us * 1e-6 + b / cal.ship_bytes_per_second;
-  const double ks = cal.keystream_latency_us * 1e-6 + b / cal.keystream_bytes_per_second;
-  return ks < ship ? CtrTransfer::kKeystream : CtrTransfer::kShip;
-}
 
 CtrCalibration ctr_calibration(Cipher c, KernelFamily f) { return Runtime::get().ctr_calibration(c, f); }
 

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <utility>
 
+#include "platform/byte_count.h"
+
 #ifndef GPUCRYPTO_MODULE_DIR
 #define GPUCRYPTO_MODULE_DIR "."
 #endif
@@ -105,21 +107,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }  // namespace
 
 bool parse_byte_count(const std::string& s, size_t* out) {
-  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (errno != 0) return false;
-  std::string suffix(end);
-  unsigned shift = 0;
-  if (suffix.empty() || suffix == "B") shift = 0;
-  else if (suffix == "k" || suffix == "K" || suffix == "KiB") shift = 10;
-  else if (suffix == "m" || suffix == "M" || suffix == "MiB") shift = 20;
-  else if (suffix == "g" || suffix == "G" || suffix == "GiB") shift = 30;
-  else return false;
-  if (v > (~0ull >> shift)) return false;
-  *out = size_t(v << shift);
-  return true;
+  return gpucrypto::parse_byte_count(s, out, /*iec_units=*/true);
 }
 
 bool parse_options(int argc, char** argv, Options* opt, std::string* err) {

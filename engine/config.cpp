@@ -1,5 +1,7 @@
 #include "engine/config.h"
 
+#include "platform/byte_count.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <thread>
@@ -7,23 +9,8 @@
 namespace gpucrypto {
 namespace {
 
-// Accepts decimal sizes with an optional k/m/g suffix (powers of 1024).
-bool parse_size(const std::string& s, size_t* out) {
-  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (errno != 0) return false;
-  std::string suffix(end);
-  unsigned shift = 0;
-  if (suffix == "k" || suffix == "K") shift = 10;
-  else if (suffix == "m" || suffix == "M") shift = 20;
-  else if (suffix == "g" || suffix == "G") shift = 30;
-  else if (!suffix.empty()) return false;
-  if (shift != 0 && v > (~0ull >> shift)) return false;
-  *out = size_t(v << shift);
-  return true;
-}
+// Decimal sizes with an optional k/m/g suffix (powers of 1024).
+bool parse_size(const std::string& s, size_t* out) { return parse_byte_count(s, out); }
 
 // Exactly what the error message promises ("expected 0 or 1"): no other
 // spelling, so a value is read the same way by every reader of the file.

@@ -25,30 +25,29 @@ GPUCRYPTO_ALWAYS_INLINE void load_keys(RoundKeys src, __m128i* k) {
   for (int r = 0; r <= Nr; ++r) k[r] = _mm_load_si128(reinterpret_cast<const __m128i*>(src[r]));
 }
 
-template <int Nr, int N>
-GPUCRYPTO_ALWAYS_INLINE void encrypt_regs(const __m128i* k, __m128i* x) {
+// Nr rounds of N independent blocks; decryption with the equivalent inverse
+// cipher's keys (KeySched::dec).
+template <int Nr, int N, bool kDecrypt>
+GPUCRYPTO_ALWAYS_INLINE void crypt_regs(const __m128i* k, __m128i* x) {
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) x[i] = _mm_xor_si128(x[i], k[0]);
 #pragma GCC unroll 16
   for (int r = 1; r < Nr; ++r) {
 #pragma GCC unroll 8
-    for (int i = 0; i < N; ++i) x[i] = _mm_aesenc_si128(x[i], k[r]);
+    for (int i = 0; i < N; ++i) x[i] = kDecrypt ? _mm_aesdec_si128(x[i], k[r]) : _mm_aesenc_si128(x[i], k[r]);
   }
 #pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) x[i] = _mm_aesenclast_si128(x[i], k[Nr]);
+  for (int i = 0; i < N; ++i) x[i] = kDecrypt ? _mm_aesdeclast_si128(x[i], k[Nr]) : _mm_aesenclast_si128(x[i], k[Nr]);
+}
+
+template <int Nr, int N>
+GPUCRYPTO_ALWAYS_INLINE void encrypt_regs(const __m128i* k, __m128i* x) {
+  crypt_regs<Nr, N, false>(k, x);
 }
 
 template <int Nr, int N>
 GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
-#pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) x[i] = _mm_xor_si128(x[i], k[0]);
-#pragma GCC unroll 16
-  for (int r = 1; r < Nr; ++r) {
-#pragma GCC unroll 8
-    for (int i = 0; i < N; ++i) x[i] = _mm_aesdec_si128(x[i], k[r]);
-  }
-#pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) x[i] = _mm_aesdeclast_si128(x[i], k[Nr]);
+  crypt_regs<Nr, N, true>(k, x);
 }
 
 // N blocks through the cipher together (in -> out, in == out allowed).
@@ -57,11 +56,7 @@ GPUCRYPTO_ALWAYS_INLINE void ecb_group(const __m128i* k, const uint8_t* in, uint
   __m128i x[N];
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
-  if (Decrypt) {
-    decrypt_regs<Nr, N>(k, x);
-  } else {
-    encrypt_regs<Nr, N>(k, x);
-  }
+  crypt_regs<Nr, N, Decrypt>(k, x);
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), x[i]);
 }

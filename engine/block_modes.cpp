@@ -79,10 +79,11 @@ void chained_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg
 
 }  // namespace
 
+namespace composed {
+
 void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
-  if (hw.cbc_encrypt != nullptr) return hw.cbc_encrypt(ks, reg, in, out, nblocks);
   const uint8_t* prev = reg;
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     xor_words(out, in, prev, bs);
@@ -94,8 +95,6 @@ void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, co
 
 void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
-  if (nblocks == 0) return;
-  if (hw.cfb_encrypt != nullptr) return hw.cfb_encrypt(ks, reg, in, out, nblocks);
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     hw.encrypt(ks, reg, reg, 1);
     xor_words(reg, reg, in, bs);  // the register becomes the ciphertext block
@@ -105,7 +104,6 @@ void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, co
 
 void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                uint8_t* out, size_t nblocks) {
-  if (nblocks != 0 && hw.ofb != nullptr) return hw.ofb(ks, reg, in, out, nblocks);
   for (size_t i = 0; i < nblocks; ++i, in += bs, out += bs) {
     hw.encrypt(ks, reg, reg, 1);
     xor_words(out, in, reg, bs);
@@ -114,15 +112,15 @@ void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, cons
 
 void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
-  if (nblocks != 0 && hw.cbc_decrypt != nullptr) return hw.cbc_decrypt(ks, reg, in, out, nblocks);
   chained_decrypt<false>(hw, ks, bs, reg, in, out, nblocks);
 }
 
 void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks) {
-  if (nblocks != 0 && hw.cfb_decrypt != nullptr) return hw.cfb_decrypt(ks, reg, in, out, nblocks);
   chained_decrypt<true>(hw, ks, bs, reg, in, out, nblocks);
 }
+
+}  // namespace composed
 
 void cfb8_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                 uint8_t* out, size_t n, bool encrypt) {

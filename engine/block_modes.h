@@ -21,14 +21,38 @@
 
 namespace gpucrypto {
 
-// The sequential modes: one single-block hook call per block (the hook's
-// lowest-latency path), nothing else per block but a register XOR.
+// The composition over the single-block and batch hooks, for
+// implementations without the mode's fused hook (block_modes.cpp; the inline
+// functions below pick).
+namespace composed {
 void cbc_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks);
 void cfb_encrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                  uint8_t* out, size_t nblocks);
 void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
                uint8_t* out, size_t nblocks);
+void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+}  // namespace composed
+
+// Each mode goes to the implementation's fused hook when it has one
+// (CipherHw::cbc_encrypt, ...: the same bytes in one pass) and to the
+// composition otherwise. Inline, so a small call reaches the hook without
+// another call in between.
+template <CipherHw::ChainFn CipherHw::*kHook, auto kComposed>
+inline void fused_or_composed(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg,
+                              const uint8_t* in, uint8_t* out, size_t nblocks) {
+  if (nblocks != 0 && hw.*kHook != nullptr) return (hw.*kHook)(ks, reg, in, out, nblocks);
+  kComposed(hw, ks, bs, reg, in, out, nblocks);
+}
+
+// The sequential modes: one single-block hook call per block (the hook's
+// lowest-latency path), nothing else per block but a register XOR.
+inline constexpr auto cbc_encrypt = fused_or_composed<&CipherHw::cbc_encrypt, composed::cbc_encrypt>;
+inline constexpr auto cfb_encrypt = fused_or_composed<&CipherHw::cfb_encrypt, composed::cfb_encrypt>;
+inline constexpr auto ofb_crypt = fused_or_composed<&CipherHw::ofb, composed::ofb_crypt>;
 
 // The parallel modes: block i depends only on ciphertext blocks i-1 and i,
 // so whole runs go through the batch hook (CBC: decrypt the run, then XOR
@@ -37,10 +61,8 @@ void ofb_crypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, cons
 // has one (CipherHw::cbc_decrypt / cfb_decrypt: the same bytes in one pass).
 // `reg` is the ciphertext block before in[0] (the IV for the first call);
 // any split of a run into calls gives the same bytes.
-void cbc_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
-                 uint8_t* out, size_t nblocks);
-void cfb_decrypt(const CipherHw& hw, const void* ks, size_t bs, uint8_t* reg, const uint8_t* in,
-                 uint8_t* out, size_t nblocks);
+inline constexpr auto cbc_decrypt = fused_or_composed<&CipherHw::cbc_decrypt, composed::cbc_decrypt>;
+inline constexpr auto cfb_decrypt = fused_or_composed<&CipherHw::cfb_decrypt, composed::cfb_decrypt>;
 
 // CFB with 8-bit segments over n bytes, and with 1-bit segments over `nbits`
 // bits (bit 7 of in[0] first; output bits past nbits keep their value), as

@@ -76,11 +76,9 @@ inline void run_inline(const CipherJob& job) {
     case JobKind::kEcbDecrypt: job.hw->decrypt(job.ks, job.in, job.out, job.nblocks); break;
     case JobKind::kCtr: job.hw->ctr(job.ks, job.ctr, job.in, job.out, job.nblocks); break;
     case JobKind::kCbcDecrypt:
-      if (job.hw->cbc_decrypt != nullptr) return job.hw->cbc_decrypt(job.ks, job.ctr, job.in, job.out, job.nblocks);
       cbc_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
       break;
     case JobKind::kCfbDecrypt:
-      if (job.hw->cfb_decrypt != nullptr) return job.hw->cfb_decrypt(job.ks, job.ctr, job.in, job.out, job.nblocks);
       cfb_decrypt(*job.hw, job.ks, job.block_bytes, job.ctr, job.in, job.out, job.nblocks);
       break;
   }

@@ -152,7 +152,6 @@ bool partially_overlapping(const void* out, const void* in, size_t len) {
 void run(CipherCtx* c, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks == 0) return;
   if (!c->kind) {  // CBC encryption (the only sequential mode that gets here)
-    if (c->hw->cbc_encrypt != nullptr) return c->hw->cbc_encrypt(c->ks, c->reg, in, out, nblocks);
     cbc_encrypt(*c->hw, c->ks, c->bs(), c->reg, in, out, nblocks);
     return;
   }

@@ -82,9 +82,8 @@ Key* key_dup(const Key& src, int selection) {
   }
   // The decoded classical half goes along unless it would carry a private key
   // the dup does not have.
-  const bool carries_priv = src.has_priv;
-  if (src.classical != nullptr && (selection & kKeySelect) != 0 &&
-      (!carries_priv || k->has_priv) && EVP_PKEY_up_ref(src.classical) == 1)
+  if (src.classical != nullptr && (selection & kKeySelect) != 0 && (!src.has_priv || k->has_priv) &&
+      EVP_PKEY_up_ref(src.classical) == 1)
     k->classical = src.classical;
   return k;
 }

@@ -233,18 +233,11 @@ int hybrid_decaps(KemCall& c, const KemDesc& d, uint8_t* ss, const uint8_t* ct, 
   int rc = l.mlkem.decaps(c, l.mlkem, ss + l.m_ss, ct + l.m_ct, priv + l.m_priv);
   if (rc == kOk) {
     Pkey peer = import_pub(c, l.cl, ct + l.c_ct);  // the peer's share: new every time
-    Pkey decoded;
-    if (c.classical == nullptr) {
-      uint8_t pub[97];
-      KemCall once{c.prov};
-      rc = decode_priv(once, l.cl, priv + l.c_priv, pub);
-      decoded = std::move(once.decoded);
-    }
+    Pkey decoded = c.classical == nullptr ? import_priv(c, l.cl, priv + l.c_priv) : nullptr;
     EVP_PKEY* own = c.classical != nullptr ? c.classical : decoded.get();
-    if (rc == kOk)
-      rc = peer == nullptr ? kErrClassicalShare
-           : own == nullptr ? kErrClassical
-                            : derive(c, l.cl, own, peer.get(), ss + l.c_ss);
+    rc = peer == nullptr ? kErrClassicalShare
+         : own == nullptr ? kErrClassical
+                          : derive(c, l.cl, own, peer.get(), ss + l.c_ss);
   }
   if (rc != kOk) OPENSSL_cleanse(ss, d.ss_bytes);
   return rc;

@@ -20,5 +20,4 @@ void aes_setkey_aesni(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16]
 void aes_encrypt_block_aesni(const void* ks, const uint8_t in[16], uint8_t out[16]);
 extern const uint32_t kAesKeysAesniRequired;
 
-
 }  // namespace gpucrypto::gcm_impl

@@ -40,16 +40,6 @@ GPUCRYPTO_ALWAYS_INLINE void crypt_regs(const __m128i* k, __m128i* x) {
   for (int i = 0; i < N; ++i) x[i] = kDecrypt ? _mm_aesdeclast_si128(x[i], k[Nr]) : _mm_aesenclast_si128(x[i], k[Nr]);
 }
 
-template <int Nr, int N>
-GPUCRYPTO_ALWAYS_INLINE void encrypt_regs(const __m128i* k, __m128i* x) {
-  crypt_regs<Nr, N, false>(k, x);
-}
-
-template <int Nr, int N>
-GPUCRYPTO_ALWAYS_INLINE void decrypt_regs(const __m128i* k, __m128i* x) {
-  crypt_regs<Nr, N, true>(k, x);
-}
-
 // N blocks through the cipher together (in -> out, in == out allowed).
 template <int Nr, bool Decrypt, int N>
 GPUCRYPTO_ALWAYS_INLINE void ecb_group(const __m128i* k, const uint8_t* in, uint8_t* out) {
@@ -109,7 +99,7 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
       }
     }
     if (m == kBatch) {
-      encrypt_regs<Nr, kBatch>(k, x);
+      crypt_regs<Nr, kBatch, false>(k, x);
 #pragma GCC unroll 8
       for (size_t i = 0; i < kBatch; ++i) {
         const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
@@ -117,7 +107,7 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
       }
     } else {
       for (size_t i = 0; i < m; ++i) {
-        encrypt_regs<Nr, 1>(k, &x[i]);
+        crypt_regs<Nr, 1, false>(k, &x[i]);
         const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(p, x[i]));
       }
@@ -149,11 +139,7 @@ GPUCRYPTO_ALWAYS_INLINE __m128i chained_group(const __m128i* k, __m128i prev, co
   const auto before = [&](int i) GPUCRYPTO_INLINE_LAMBDA { return i == 0 ? prev : c[i - 1]; };
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) x[i] = kCfb ? before(i) : c[i];
-  if constexpr (kCfb) {
-    encrypt_regs<Nr, N>(k, x);
-  } else {
-    decrypt_regs<Nr, N>(k, x);
-  }
+  crypt_regs<Nr, N, !kCfb>(k, x);
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i),
@@ -305,7 +291,7 @@ void cfb1(const KeySched* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, siz
   __m128i k[Nr + 1];
   load_keys<Nr>(ks->enc, k);
   const auto e = [&](__m128i x) GPUCRYPTO_INLINE_LAMBDA {
-    encrypt_regs<Nr, 1>(k, &x);
+    crypt_regs<Nr, 1, false>(k, &x);
     return x;
   };
   cfb1_dir(e, reg, in, out, nbits, encrypt);

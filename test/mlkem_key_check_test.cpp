@@ -292,8 +292,10 @@ TEST_P(MlkemKeyCheck, ImportPctSettingAndValidate) {
 // `openssl pkey -inform DER -noout` on the files, with ours (and 3.5's own,
 // when OPENSSL35_RUN is set): same verdicts, 3.5's message for dk_pke.
 TEST_P(MlkemKeyCheck, OpensslPkeyCli) {
+  // The openssl CMake found (OPENSSL_BIN: the hardening job's ASan-preloading
+  // wrapper, 3.5's under scripts/test35.sh); $OPENSSL overrides.
   const char* env = std::getenv("OPENSSL");
-  const std::string openssl = env != nullptr && *env != '\0' ? env : "openssl";
+  const std::string openssl = env != nullptr && *env != '\0' ? env : GPUCRYPTO_OPENSSL_BIN;
   char tmpl[] = "/tmp/mlkem_key_check_XXXXXX";
   ASSERT_NE(mkdtemp(tmpl), nullptr);
   const std::string dir = tmpl;

@@ -1,9 +1,9 @@
 // The runtime's view of "the GPU": every device and its streams behind one
 // interface, implemented by CUDA (cuda_device.cpp) and by the host grid
-// emulator (emulated_device.cpp, a test aid). The runtime (runtime.cpp) owns
-// chunking, ordering, fault injection and fallback; a Device only performs
-// single steps on one slot (one stream of one device with its own pinned
-// staging buffers and device buffers).
+// emulator (emulated_device.cpp, a test aid). The runtime (runtime.h, with
+// its pipeline.h) owns chunking, ordering, fault injection and fallback; a
+// Device only performs single steps on one slot (one stream of one device
+// with its own pinned staging buffers and device buffers).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -68,7 +68,7 @@ struct UnitJob {
   // The job moves secrets: every buffer is scrubbed once it is over.
   bool secret = false;
 };
-// Runs the job on the runtime's device(s) (runtime.cpp); returns how many
+// Runs the job on the runtime's device(s) (runtime_jobs.cpp); returns how many
 // leading units were unpacked: n on success, fewer after an error (which
 // counts towards disabling the GPU), 0 when no device is usable.
 size_t run_units(const UnitJob& job);

@@ -68,5 +68,12 @@ FaultPlan parse_fault_plan(const char* env) {
   return plan;
 }
 
+bool FaultPlan::fires(FaultKind kind) {
+  if (++calls[kind] == nth[kind]) return true;
+  long& n = remaining[kind];
+  if (n == 0) return false;
+  if (n > 0) --n;
+  return true;
+}
 
 }  // namespace gpucrypto::gpu

@@ -18,6 +18,9 @@ struct FaultPlan {
   long nth[kFaultKinds] = {0, 0, 0, 0, 0};        // fail only call number N (1-based)
   long calls[kFaultKinds] = {0, 0, 0, 0, 0};
   std::string error;                              // malformed variable
+
+  // Counts a call of `kind` and says whether the plan makes it fail.
+  bool fires(FaultKind kind);
 };
 
 // The plan the variable's value `env` (nullptr or empty: none) describes;

@@ -1,5 +1,5 @@
 // The CUDA side when the project is built without CUDA: no devices. The
-// runtime around it (runtime.cpp) still works, so the emulated test device
+// runtime around it (runtime.h) still works, so the emulated test device
 // and the fallback paths behave the same in both builds.
 #include "gpu/device.h"
 

@@ -47,11 +47,9 @@ GPUCRYPTO_HD inline void bs_aes_inv_mix(uint32_t (&q)[8]) {
 }
 
 template <int kNr>
-struct AesCt {
+struct AesCt : NoSharedTables {
   static constexpr int kBlockBytes = 16;
   static constexpr int kBlocksPerThread = 2;
-  using Shared = NoShared;
-  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
 
   // s: the two blocks' little-endian column words (block 0 in s[0..3]).
   GPUCRYPTO_HD static void encrypt(const KeySched& ks, const Shared&, uint32_t (&s)[8]) {

@@ -25,6 +25,13 @@ struct Tables {
   uint32_t skinny_srep[256]; // S8(x) * 0x01010101
 };
 
+// The base of the cipher bodies without shared-memory tables (bit-sliced,
+// RECTANGLE, SKINNY's SWAR design): phase 0 has nothing to load.
+struct NoSharedTables {
+  using Shared = NoShared;
+  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
+};
+
 // Room for the largest schedule: SKINNY-128-384 keeps 56 x 4 words for the
 // T-table kernel, 56 x 2 row words for the SWAR one and 56 x 8 bit planes for
 // the bit-sliced one (784 words, 3136 bytes: kernel parameters may take 4 KiB).

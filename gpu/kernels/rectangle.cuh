@@ -39,11 +39,9 @@ GPUCRYPTO_HD inline uint32_t rot16(uint32_t x, unsigned n) {
   return ((x << n) | (x >> (16 - n))) & 0xffff;
 }
 
-struct Rectangle {
+struct Rectangle : NoSharedTables {
   static constexpr int kBlockBytes = 8;
   static constexpr int kRounds = 25;
-  using Shared = NoShared;
-  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
 
   GPUCRYPTO_HD static void encrypt(const KeySched& ks, const Shared&, uint32_t (&s)[2]) {
     uint32_t x = bswap32(s[0]), y = bswap32(s[1]);

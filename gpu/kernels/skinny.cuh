@@ -157,10 +157,8 @@ struct SkinnyDecrypt {
 };
 
 template <int kRounds>
-struct SkinnySliced : SkinnyDecrypt<kRounds> {
+struct SkinnySliced : SkinnyDecrypt<kRounds>, NoSharedTables {
   static constexpr int kBlockBytes = 16;
-  using Shared = NoShared;
-  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
   GPUCRYPTO_HD static void encrypt(const KeySched& ks, const Shared&, uint32_t (&s)[4]) {
     const uint32_t* rk = ks.w + 4 * kRounds;
     uint32_t r0 = s[0], r1 = s[1], r2 = s[2], r3 = s[3];

@@ -57,11 +57,9 @@ GPUCRYPTO_HD inline uint32_t bs_skinny_inv_mix(uint32_t x) {
 }
 
 template <int kRounds>
-struct SkinnyCt {
+struct SkinnyCt : NoSharedTables {
   static constexpr int kBlockBytes = 16;
   static constexpr int kBlocksPerThread = 2;
-  using Shared = NoShared;
-  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
 
   // Rows <-> columns of both blocks (s[0..3], s[4..7]); with bs_transpose,
   // row words <-> planes.

@@ -12,11 +12,9 @@
 
 namespace gpucrypto::gpu::kern {
 
-struct Sm4Ct {
+struct Sm4Ct : NoSharedTables {
   static constexpr int kBlockBytes = 16;
   static constexpr int kBlocksPerThread = 8;
-  using Shared = NoShared;
-  GPUCRYPTO_HD static void load_shared(Shared&, const Tables&, uint32_t, uint32_t, bool) {}
 
   GPUCRYPTO_HD static uint32_t linear(uint32_t b) {
     return b ^ rotl32(b, 2) ^ rotl32(b, 10) ^ rotl32(b, 18) ^ rotl32(b, 24);

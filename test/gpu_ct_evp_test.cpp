@@ -15,6 +15,7 @@
 #include <string>
 
 #include "test/gpu_child.h"
+#include "test/gpu_peers.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {
@@ -35,38 +36,18 @@ int child(const char* kernels, const char* transfer) {
   setenv("GPUCRYPTO_MT_MIN_BYTES", "64k", 1);
   setenv("GPUCRYPTO_GPU_CHUNK_BYTES", "65536", 1);
   setenv("GPUCRYPTO_GPU_CTR_TRANSFER", transfer, 1);
-  setenv("GPUCRYPTO_LOG", "1", 1);
   if (kernels != nullptr) setenv("GPUCRYPTO_GPU_KERNELS", kernels, 1);
-  ProviderFixture prov;
-  unsetenv("GPUCRYPTO_LOG");
-  setenv("GPUCRYPTO_BACKEND", "avx512", 1);
-  setenv("GPUCRYPTO_THREADS", "1", 1);
-  ProviderFixture cpu_only;
-  if (!prov.ok() || !cpu_only.ok()) return 3;
+  const GpuPeers peers;
+  if (!peers.ok()) return 3;
   const std::string want = std::string("gpu_kernels=") + (kernels != nullptr ? kernels : "constant-time");
-  if (buildinfo(prov.provider()).find(want) == std::string::npos) return 4;
-  struct Case {
-    const char* name;
-    size_t key, iv;
-    bool peer_default;
-  };
-  const Case cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-192-ECB", 24, 0, true},
-                        {"AES-256-CTR", 32, 16, true}, {"SM4-CTR", 16, 16, true},
-                        {"SM4-ECB", 16, 0, true},      {"SKINNY-128-384-CTR", 48, 16, false},
-                        {"SKINNY-128-256-ECB", 32, 0, false}};
+  if (buildinfo(peers.gpu->provider()).find(want) == std::string::npos) return 4;
+  const GpuPeerCase cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-192-ECB", 24, 0, true},
+                               {"AES-256-CTR", 32, 16, true}, {"SM4-CTR", 16, 16, true},
+                               {"SM4-ECB", 16, 0, true},      {"SKINNY-128-384-CTR", 48, 16, false},
+                               {"SKINNY-128-256-ECB", 32, 0, false}};
   bool good = true;
-  for (const Case& c : cases) {
-    Bytes key = random_bytes(c.key), iv(c.iv, 0xff), pt = random_bytes(300 * 1024 + 48);
-    if (!iv.empty()) iv.back() = 0x10;  // the counter wraps inside the call
-    Bytes got, want_ct, back;
-    good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt, &got, false);
-    good &= c.peer_default
-                ? evp_crypt(prov.libctx(), c.name, "provider=default", true, key, iv, pt, &want_ct, false)
-                : evp_crypt(cpu_only.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt, &want_ct, false);
-    good &= !got.empty() && got == want_ct;
-    good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", false, key, iv, got, &back, false);
-    good &= back == pt;
-  }
+  // 0x10: the counter wraps inside the call.
+  for (const GpuPeerCase& c : cases) good &= peers.matches(c, 300 * 1024 + 48, 0x10, false);
   return good ? 0 : 1;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "test/gpu_child.h"
+#include "test/gpu_peers.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {
@@ -29,41 +30,17 @@ std::string run_child(const std::string& fault, bool* ok) {
     setenv("GPUCRYPTO_GPU_FAULT", fault.c_str(), 1);
     setenv("GPUCRYPTO_GPU_MIN_BYTES", "64k", 1);
     setenv("GPUCRYPTO_MT_MIN_BYTES", "64k", 1);
-    setenv("GPUCRYPTO_LOG", "1", 1);
-    ProviderFixture prov;
-    // The reference instance: CPU only (a backend cap excludes the GPU), one
-    // thread. GPUCRYPTO_GPU_FAULT stays set: the runtime reads it lazily.
-    unsetenv("GPUCRYPTO_LOG");
-    setenv("GPUCRYPTO_BACKEND", "avx512", 1);
-    setenv("GPUCRYPTO_THREADS", "1", 1);
-    ProviderFixture cpu_only;
-    if (!prov.ok() || !cpu_only.ok()) return 3;
-    struct Case {
-      const char* name;
-      size_t key, iv;
-      bool peer_default;
-    };
+    const GpuPeers peers;
+    if (!peers.ok()) return 3;
     // CBC and CFB: their decryption runs on the GPU's ECB kernels (the XOR
-    // on the CPU), so the decrypt-back below goes through the device too.
-    const Case cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-256-ECB", 32, 0, true},
-                          {"SM4-CTR", 16, 16, true},     {"SKINNY-128-256-CTR", 32, 16, false},
-                          {"RECTANGLE-80-ECB", 10, 0, false}, {"AES-128-CBC", 16, 16, true},
-                          {"SM4-CFB", 16, 16, true},     {"RECTANGLE-128-CBC", 16, 8, false}};
+    // on the CPU), so the decrypt-back goes through the device too.
+    const GpuPeerCase cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-256-ECB", 32, 0, true},
+                                 {"SM4-CTR", 16, 16, true},     {"SKINNY-128-256-CTR", 32, 16, false},
+                                 {"RECTANGLE-80-ECB", 10, 0, false}, {"AES-128-CBC", 16, 16, true},
+                                 {"SM4-CFB", 16, 16, true},     {"RECTANGLE-128-CBC", 16, 8, false}};
     bool good = true;
     for (int round = 0; round < 4; ++round) {  // repeated calls: failures pile up, then disable
-      for (const Case& c : cases) {
-        Bytes key = random_bytes(c.key), iv(c.iv, 0xff), pt = random_bytes(256 * 1024 + 16);
-        if (!iv.empty()) iv.back() = 0x80;
-        Bytes got, want, back;
-        good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt, &got);
-        good &= c.peer_default
-                    ? evp_crypt(prov.libctx(), c.name, "provider=default", true, key, iv, pt, &want)
-                    : evp_crypt(cpu_only.libctx(), c.name, "provider=gpucrypto", true, key, iv, pt,
-                                &want);
-        good &= got == want;
-        good &= evp_crypt(prov.libctx(), c.name, "provider=gpucrypto", false, key, iv, got, &back);
-        good &= back == pt;
-      }
+      for (const GpuPeerCase& c : cases) good &= peers.matches(c, 256 * 1024 + 16, 0x80, true);
     }
     return good ? 0 : 1;
   }, &err) == 0;

@@ -89,19 +89,26 @@ int in_child(const Body& body) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
 }
 
-// The sshd case: a sandbox-like child uses the provider with log = 1 and
-// unloads it. Before the fix it died of SIGXFSZ (exit 128 + 25).
-TEST(DiagWrite, LogLineAtUnloadNeverKillsAFileSizeLimitedChild) {
-  const std::string err = temp_file("fsize0");
-  const int rc = in_child([&] {
+// A child with log = 1 and its stderr in `err` serves one GCM record, then
+// (with `fsize0`, as sshd's sandbox, after setup) drops RLIMIT_FSIZE to 0,
+// and unloads the provider (teardown: the GCM count line). Its exit code.
+int one_record_then_unload(const std::string& err, bool fsize0) {
+  return in_child([&] {
     stderr_to(err);
     auto prov = provider_logging();
     if (!prov->ok()) return int(kNoProvider);
     if (!one_gcm_record(prov->libctx())) return int(kGcmFailed);
-    limit_file_size_to_zero();  // as sshd's sandbox, after setup
-    prov.reset();               // teardown: the GCM count line
+    if (fsize0) limit_file_size_to_zero();
+    prov.reset();
     return signal_state();
   });
+}
+
+// The sshd case: a sandbox-like child uses the provider with log = 1 and
+// unloads it. Before the fix it died of SIGXFSZ (exit 128 + 25).
+TEST(DiagWrite, LogLineAtUnloadNeverKillsAFileSizeLimitedChild) {
+  const std::string err = temp_file("fsize0");
+  const int rc = one_record_then_unload(err, true);
   EXPECT_EQ(rc, kOk) << "128 + " << SIGXFSZ << " = killed by SIGXFSZ; stderr: " << slurp(err);
   EXPECT_EQ(slurp(err), "") << "nothing may be written past RLIMIT_FSIZE";
   std::remove(err.c_str());
@@ -111,14 +118,7 @@ TEST(DiagWrite, LogLineAtUnloadNeverKillsAFileSizeLimitedChild) {
 // the child alive, not a line that was never attempted.
 TEST(DiagWrite, LogLineWrittenWhereSafe) {
   const std::string err = temp_file("nolimit");
-  const int rc = in_child([&] {
-    stderr_to(err);
-    auto prov = provider_logging();
-    if (!prov->ok()) return int(kNoProvider);
-    if (!one_gcm_record(prov->libctx())) return int(kGcmFailed);
-    prov.reset();
-    return signal_state();
-  });
+  const int rc = one_record_then_unload(err, false);
   EXPECT_EQ(rc, kOk);
   EXPECT_NE(slurp(err).find("gpucrypto: GCM served 1 records, 16 bytes"), std::string::npos) << slurp(err);
   std::remove(err.c_str());

@@ -66,6 +66,33 @@ struct RawCipher {
   OSSL_FUNC_cipher_set_ctx_params_fn* set_ctx_params = nullptr;
 };
 
+struct Sizes {
+  size_t key, iv, block;  // block: EVP block size (1 for the streams: CTR, CFB, OFB)
+  bool ctr;               // a stream mode (no padding, `num`); iv > 0: the mode takes an IV
+};
+
+Sizes sizes_of(const EVP_CIPHER* c) {
+  return {size_t(EVP_CIPHER_get_key_length(c)), size_t(EVP_CIPHER_get_iv_length(c)),
+          size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_block_size(c) == 1};
+}
+
+// A random key, IV and `len`-byte message for cipher `name` (fetched as
+// `c`), and their one-shot encryption through the provider: what every
+// incremental path must reproduce.
+struct OneShot {
+  Sizes s;
+  Bytes key, iv, msg, expect;
+};
+void one_shot(OSSL_LIB_CTX* lib, const std::string& name, const EVP_CIPHER* c, size_t len,
+              OneShot* o) {
+  o->s = sizes_of(c);
+  o->key = random_bytes(o->s.key);
+  o->iv = random_bytes(o->s.iv);
+  o->msg = random_bytes(len);
+  ASSERT_TRUE(gpucrypto::test::evp_crypt(lib, name.c_str(), "provider=gpucrypto", true, o->key,
+                                         o->iv, o->msg, &o->expect));
+}
+
 class Misuse : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -115,37 +142,24 @@ class Misuse : public ::testing::Test {
     return EVP_CIPHER_fetch(fx_.libctx(), name.c_str(), propq);
   }
 
+  // body(c, o) for every raw cipher, traced with its name: `c` fetched from
+  // our provider, `o` a fresh one-shot of a `len`-byte message.
+  template <class Body>
+  void for_each_one_shot(size_t len, Body body) {
+    for (const RawCipher& r : raw_) {
+      SCOPED_TRACE(r.name);
+      EVP_CIPHER* c = fetch(r.name);
+      OneShot o;
+      ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, len, &o));
+      body(c, o);
+      EVP_CIPHER_free(c);
+    }
+  }
+
   ProviderFixture fx_;
   void* provctx_ = nullptr;
   std::vector<RawCipher> raw_;
 };
-
-struct Sizes {
-  size_t key, iv, block;  // block: EVP block size (1 for the streams: CTR, CFB, OFB)
-  bool ctr;               // a stream mode (no padding, `num`); iv > 0: the mode takes an IV
-};
-
-Sizes sizes_of(const EVP_CIPHER* c) {
-  return {size_t(EVP_CIPHER_get_key_length(c)), size_t(EVP_CIPHER_get_iv_length(c)),
-          size_t(EVP_CIPHER_get_block_size(c)), EVP_CIPHER_get_block_size(c) == 1};
-}
-
-// A random key, IV and `len`-byte message for cipher `name` (fetched as
-// `c`), and their one-shot encryption through the provider: what every
-// incremental path must reproduce.
-struct OneShot {
-  Sizes s;
-  Bytes key, iv, msg, expect;
-};
-void one_shot(OSSL_LIB_CTX* lib, const std::string& name, const EVP_CIPHER* c, size_t len,
-              OneShot* o) {
-  o->s = sizes_of(c);
-  o->key = random_bytes(o->s.key);
-  o->iv = random_bytes(o->s.iv);
-  o->msg = random_bytes(len);
-  ASSERT_TRUE(gpucrypto::test::evp_crypt(lib, name.c_str(), "provider=gpucrypto", true, o->key,
-                                         o->iv, o->msg, &o->expect));
-}
 
 TEST_F(Misuse, RawEntryPointsRejectNullHugeAndOverlappingArguments) {
   for (const RawCipher& r : raw_) {
@@ -330,11 +344,7 @@ Bytes feed(EVP_CIPHER_CTX* ctx, const Bytes& data, const std::vector<size_t>& pi
 }
 
 TEST_F(Misuse, ZeroLengthUpdatesAndEmptyMessagesGiveTheCorrectResult) {
-  for (const RawCipher& r : raw_) {
-    SCOPED_TRACE(r.name);
-    EVP_CIPHER* c = fetch(r.name);
-    OneShot o;
-    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 77, &o));
+  for_each_one_shot(77, [&](const EVP_CIPHER* c, const OneShot& o) {
     const Sizes& s = o.s;
     const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
@@ -345,8 +355,7 @@ TEST_F(Misuse, ZeroLengthUpdatesAndEmptyMessagesGiveTheCorrectResult) {
     const Bytes empty = feed(ctx, {}, {0});
     EXPECT_EQ(empty.size(), s.ctr ? 0u : s.block);
     EVP_CIPHER_CTX_free(ctx);
-    EVP_CIPHER_free(c);
-  }
+  });
 }
 
 TEST_F(Misuse, ReinitWithANewKeyOrIvMidStreamStartsAFreshStream) {
@@ -458,11 +467,7 @@ TEST_F(Misuse, HeldBackBlockIsReleasedByAnEmptyUpdateOncePaddingIsOff) {
 }
 
 TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
-  for (const RawCipher& r : raw_) {
-    SCOPED_TRACE(r.name);
-    EVP_CIPHER* c = fetch(r.name);
-    OneShot o;
-    ASSERT_NO_FATAL_FAILURE(one_shot(fx_.libctx(), r.name, c, 150, &o));
+  for_each_one_shot(150, [&](const EVP_CIPHER* c, const OneShot& o) {
     const Sizes& s = o.s;
     const Bytes &key = o.key, &iv = o.iv, &msg = o.msg, &expect = o.expect;
     EVP_CIPHER_CTX* a = EVP_CIPHER_CTX_new();
@@ -479,8 +484,7 @@ TEST_F(Misuse, DupctxMidStreamContinuesIndependently) {
     EXPECT_EQ(all_a, expect);
     EXPECT_EQ(all_b, expect);
     EVP_CIPHER_CTX_free(b);
-    EVP_CIPHER_free(c);
-  }
+  });
 }
 
 TEST_F(Misuse, EcbFinalErrorsAreReported) {

@@ -88,6 +88,19 @@ struct Tally {
   int checked = 0, leaking = 0, skipped = 0;
 };
 
+// True when this CPU lacks features implementation `impl` of `what` needs:
+// then the line "<what> <impl> skipped: needs <features>" (what padded to
+// `width`) says so and the implementation counts as skipped.
+bool unsupported(Tally* t, int width, const char* what, const char* impl, uint32_t required,
+                 uint32_t have) {
+  const uint32_t lacking = required & ~have;
+  if (lacking == 0) return false;
+  std::printf("%-*s %-12s skipped: needs %s\n", width, what, impl,
+              gpucrypto::cpu_features_string(lacking).c_str());
+  ++t->skipped;
+  return true;
+}
+
 // The mode kernels on n blocks of secret pt; outputs declassified after.
 void check_modes(const CipherHw& hw, const void* ks, size_t bs, uint8_t* pt, uint8_t* ct,
                  uint8_t* back, size_t n) {
@@ -180,12 +193,7 @@ void check_ciphers(Tally* t, bool list_only) {
   const uint32_t have = gpucrypto::cpu_features_detected();
   for (const CipherAlgo* a : gpucrypto::ct::all_algos()) {
     for (const CipherHw* hw : a->impls) {
-      if ((hw->required & ~have) != 0) {
-        std::printf("%-18s %-12s skipped: needs %s\n", a->name, hw->name,
-                    gpucrypto::cpu_features_string(hw->required & ~have).c_str());
-        ++t->skipped;
-        continue;
-      }
+      if (unsupported(t, 18, a->name, hw->name, hw->required, have)) continue;
       if (list_only) {
         std::printf("%-18s %-12s would run\n", a->name, hw->name);
         continue;
@@ -261,12 +269,7 @@ void check_gcm(Tally* t) {
     if (found != 0) ++t->leaking;
   };
   for (const gpucrypto::GhashHw* g : gpucrypto::ghash_impls()) {
-    if ((g->required & ~have) != 0) {
-      std::printf("GHASH %-12s skipped: needs %s\n", g->name,
-                  gpucrypto::cpu_features_string(g->required & ~have).c_str());
-      ++t->skipped;
-      continue;
-    }
+    if (unsupported(t, 0, "GHASH", g->name, g->required, have)) continue;
     uint8_t h[16], x[16], r[16];
     std::vector<uint8_t> data(16 * 100);
     fill(h, sizeof h, 41);
@@ -446,12 +449,7 @@ void check_mlkem(Tally* t) {
   namespace mk = gpucrypto::kem::mlkem;
   const uint32_t have = gpucrypto::cpu_features_detected();
   for (const mk::Impl* impl : mk::impls()) {
-    if ((impl->required & ~have) != 0) {
-      std::printf("ML-KEM %-12s skipped: needs %s\n", impl->name,
-                  gpucrypto::cpu_features_string(impl->required & ~have).c_str());
-      ++t->skipped;
-      continue;
-    }
+    if (unsupported(t, 0, "ML-KEM", impl->name, impl->required, have)) continue;
     for (int level : {512, 768, 1024}) {
       const mk::LevelOps& ops = impl->ops[mk::level_index(level)];
       std::vector<uint8_t> ek(mlkem_publickey_bytes(level)), dk(mlkem_secretkey_bytes(level)),

@@ -216,6 +216,13 @@ void report(Tally* tally, const std::string& name, double t) {
   tally->max_t = std::max(tally->max_t, t);
 }
 
+// The test `name` (prepare and run as for measure()) and its report line,
+// unless --only leaves it out.
+void check(Tally* tally, const std::string& name, size_t samples,
+           const std::function<void(int)>& prepare, const std::function<void()>& run) {
+  if (selected(name)) report(tally, name, measure(samples, prepare, run));
+}
+
 // --- ciphers --------------------------------------------------------------------
 
 struct AlignedFree {
@@ -233,78 +240,44 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
   const std::string base = std::string(a.name) + " " + hw.name + " ";
 
   // Key setup: fixed key vs random keys.
-  if (selected(base + "setkey"))
-    report(tally, base + "setkey",
-           measure(
-               g_samples,
-               [&](int c) {
-                 pick(c, key, fixed_key);
-               },
-               [&] { hw.setkey(ks.get(), key.data(), key.size(), true); }));
+  check(tally, base + "setkey", g_samples, [&](int c) { pick(c, key, fixed_key); },
+        [&] { hw.setkey(ks.get(), key.data(), key.size(), true); });
   // Data paths under one key: fixed vs random plaintext (ciphertext).
   hw.setkey(ks.get(), fixed_key.data(), fixed_key.size(), true);
-  auto data = [&](int c) {
-    pick(c, in, fixed_in);
-  };
-  if (selected(base + "encrypt"))
-    report(tally, base + "encrypt",
-           measure(g_samples, data, [&] { hw.encrypt(ks.get(), in.data(), out.data(), n); }));
-  if (selected(base + "decrypt"))
-    report(tally, base + "decrypt",
-           measure(g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), n); }));
+  auto data = [&](int c) { pick(c, in, fixed_in); };
+  check(tally, base + "encrypt", g_samples, data, [&] { hw.encrypt(ks.get(), in.data(), out.data(), n); });
+  check(tally, base + "decrypt", g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), n); });
   // One block: the small-call paths inside the SIMD hooks, both directions
   // (decryption has its own inverse circuit there).
-  if (selected(base + "encrypt 1 block"))
-    report(tally, base + "encrypt 1 block",
-           measure(g_samples, data, [&] { hw.encrypt(ks.get(), in.data(), out.data(), 1); }));
-  if (selected(base + "decrypt 1 block"))
-    report(tally, base + "decrypt 1 block",
-           measure(g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), 1); }));
+  check(tally, base + "encrypt 1 block", g_samples, data, [&] { hw.encrypt(ks.get(), in.data(), out.data(), 1); });
+  check(tally, base + "decrypt 1 block", g_samples, data, [&] { hw.decrypt(ks.get(), in.data(), out.data(), 1); });
   // The chained modes over the hooks (engine/block_modes.h): CBC encryption
   // (one single-block call per block, the register XOR), CBC and CFB
   // decryption (the fused CipherHw::cbc_decrypt / cfb_decrypt kernels where
   // the implementation has them, else batch transform into the stack stage,
   // XOR, copy); CFB encryption and OFB run CBC encryption's shape. Fixed vs
   // random plaintext (ciphertext), public IV.
-  if (selected(base + "cbc encrypt"))
-    report(tally, base + "cbc encrypt",
-           measure(
-               g_samples,
-               [&](int c) {
-                 pick(c, in, fixed_in);
-                 ctr = iv;
-               },
-               [&] { gpucrypto::cbc_encrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
-  if (selected(base + "cbc decrypt"))
-    report(tally, base + "cbc decrypt",
-           measure(
-               g_samples,
-               [&](int c) {
-                 pick(c, in, fixed_in);
-                 ctr = iv;
-               },
-               [&] { gpucrypto::cbc_decrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
-  if (selected(base + "cfb decrypt"))
-    report(tally, base + "cfb decrypt",
-           measure(
-               g_samples,
-               [&](int c) {
-                 pick(c, in, fixed_in);
-                 ctr = iv;
-               },
-               [&] { gpucrypto::cfb_decrypt(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); }));
+  using Chained = void (*)(const CipherHw&, const void*, size_t, uint8_t*, const uint8_t*, uint8_t*, size_t);
+  const std::pair<const char*, Chained> chained[] = {{"cbc encrypt", gpucrypto::cbc_encrypt},
+                                                     {"cbc decrypt", gpucrypto::cbc_decrypt},
+                                                     {"cfb decrypt", gpucrypto::cfb_decrypt}};
+  for (const auto& [mode, run] : chained) {
+    check(tally, base + mode, g_samples,
+          [&](int c) {
+            pick(c, in, fixed_in);
+            ctr = iv;
+          },
+          [&, run = run] { run(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); });
+  }
   // CTR: the secret is the key stream, i.e. the key: fixed vs random keys
   // under a fixed counter, timing only the CTR call.
-  if (selected(base + "ctr"))
-    report(tally, base + "ctr",
-           measure(
-               g_samples,
-               [&](int c) {
-                 pick(c, key, fixed_key);
-                 hw.setkey(ks.get(), key.data(), key.size(), false);
-                 ctr = iv;
-               },
-               [&] { hw.ctr(ks.get(), ctr.data(), fixed_in.data(), out.data(), n); }));
+  check(tally, base + "ctr", g_samples,
+        [&](int c) {
+          pick(c, key, fixed_key);
+          hw.setkey(ks.get(), key.data(), key.size(), false);
+          ctr = iv;
+        },
+        [&] { hw.ctr(ks.get(), ctr.data(), fixed_in.data(), out.data(), n); });
   OPENSSL_cleanse(ks.get(), hw.ks_bytes);
 }
 
@@ -342,19 +315,15 @@ void check_gcm(Tally* tally) {
       std::printf("%sinit/ghash\n", base.c_str());
       continue;
     }
-    if (selected(base + "init"))
-      report(tally, base + "init",
-             measure(g_samples, [&](int c) { pick(c, h, fixed_h); },
-                     [&] {
-                       g->init(&gk->gkey, h.data());
-                       g->extend(&gk->gkey);
-                     }));
+    check(tally, base + "init", g_samples, [&](int c) { pick(c, h, fixed_h); },
+          [&] {
+            g->init(&gk->gkey, h.data());
+            g->extend(&gk->gkey);
+          });
     g->init(&gk->gkey, fixed_h.data());
     g->extend(&gk->gkey);
-    if (selected(base + "40 blocks"))
-      report(tally, base + "40 blocks",
-             measure(g_samples, [&](int c) { pick(c, in, fixed_in); },
-                     [&] { g->ghash(&gk->gkey, x.data(), in.data(), 40); }));
+    check(tally, base + "40 blocks", g_samples, [&](int c) { pick(c, in, fixed_in); },
+          [&] { g->ghash(&gk->gkey, x.data(), in.data(), 40); });
   }
   std::vector<uint8_t> key(16), fixed_key(16), ctr(16, 0);
   random_fill(fixed_key.data(), 16);
@@ -417,22 +386,10 @@ void check_mlkem(Tally* tally) {
       g_setup_failed = true;
       continue;
     }
-    if (selected(base + "encaps"))
-      report(tally, base + "encaps",
-             measure(
-                 samples,
-                 [&](int c) {
-                   pick(c, m, fixed_m);
-                 },
-                 [&] { (void)mlkem_encaps_derand(level, ct.data(), ss.data(), ek.data(), m.data()); }));
-    if (selected(base + "decaps valid/invalid"))
-      report(tally, base + "decaps valid/invalid",
-             measure(
-                 samples,
-                 [&](int c) {
-                   pick(c, ct, valid);
-                 },
-                 [&] { (void)mlkem_decaps(level, ss.data(), ct.data(), dk.data()); }));
+    check(tally, base + "encaps", samples, [&](int c) { pick(c, m, fixed_m); },
+          [&] { (void)mlkem_encaps_derand(level, ct.data(), ss.data(), ek.data(), m.data()); });
+    check(tally, base + "decaps valid/invalid", samples, [&](int c) { pick(c, ct, valid); },
+          [&] { (void)mlkem_decaps(level, ss.data(), ct.data(), dk.data()); });
   }
 }
 
@@ -458,29 +415,23 @@ void check_babykyber(Tally* tally) {
     random_fill(ct, sizeof ct);
     ct[sizeof ct - 1] &= 0x0f;
   };
-  if (selected(base + "decaps valid/invalid"))
-    report(tally, base + "decaps valid/invalid",
-           measure(
-               g_samples / 4,
-               [&](int c) {
-                 if (c == 0) std::memcpy(ct, valid, sizeof ct); else random_ct();
-               },
-               [&] { (void)babykyber_decaps(nullptr, ss, ct, sk); }));
+  check(tally, base + "decaps valid/invalid", g_samples / 4,
+        [&](int c) {
+          if (c == 0) std::memcpy(ct, valid, sizeof ct); else random_ct();
+        },
+        [&] { (void)babykyber_decaps(nullptr, ss, ct, sk); });
   // The vector batch path: 64 instances, all valid vs all random.
   constexpr size_t kN = 64;
   std::vector<uint8_t> sks(kN * sizeof sk), cts(kN * sizeof ct), sss(kN * sizeof ss);
   for (size_t i = 0; i < kN; ++i) std::memcpy(sks.data() + i * sizeof sk, sk, sizeof sk);
-  if (selected(base + "decaps_batch valid/invalid"))
-    report(tally, base + "decaps_batch valid/invalid",
-           measure(
-               g_samples / 4,
-               [&](int c) {
-                 for (size_t i = 0; i < kN; ++i) {
-                   if (c == 0) std::memcpy(ct, valid, sizeof ct); else random_ct();
-                   std::memcpy(cts.data() + i * sizeof ct, ct, sizeof ct);
-                 }
-               },
-               [&] { (void)babykyber_decaps_batch(nullptr, kN, sss.data(), cts.data(), sks.data(), 1); }));
+  check(tally, base + "decaps_batch valid/invalid", g_samples / 4,
+        [&](int c) {
+          for (size_t i = 0; i < kN; ++i) {
+            if (c == 0) std::memcpy(ct, valid, sizeof ct); else random_ct();
+            std::memcpy(cts.data() + i * sizeof ct, ct, sizeof ct);
+          }
+        },
+        [&] { (void)babykyber_decaps_batch(nullptr, kN, sss.data(), cts.data(), sks.data(), 1); });
 }
 
 // --- TLS CBC unpadding --------------------------------------------------------------

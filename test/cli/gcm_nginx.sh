@@ -21,31 +21,14 @@ mkdir -p "$TMP/www" "$TMP/logs" "$TMP/tmp"
 head -c $((2 << 20)) /dev/urandom >"$TMP/www/data.bin"
 want=$(sha256sum <"$TMP/www/data.bin" | cut -d' ' -f1)
 port=$(free_port)
-cat >"$TMP/nginx.conf" <<CONF
-user root;
+nginx_conf "$TMP/tmp" "$port" "$TMP/rsa.pem" "$TMP/rsa.key" "user root;
 daemon off;
 worker_processes 1;
 pid $TMP/nginx.pid;
-error_log $TMP/logs/error.log info;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $TMP/tmp/body;
-  proxy_temp_path $TMP/tmp/proxy;
-  fastcgi_temp_path $TMP/tmp/fastcgi;
-  uwsgi_temp_path $TMP/tmp/uwsgi;
-  scgi_temp_path $TMP/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port ssl;
-    ssl_certificate $TMP/rsa.pem;
-    ssl_certificate_key $TMP/rsa.key;
-    ssl_protocols TLSv1.2 TLSv1.3;
+error_log $TMP/logs/error.log info;" "    ssl_protocols TLSv1.2 TLSv1.3;
     ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384;
     ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256;
-    location / { root $TMP/www; }
-  }
-}
-CONF
+    location / { root $TMP/www; }" >"$TMP/nginx.conf"
 timeout 120 "${APP[@]}" "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/logs/error.log" 2>"$TMP/nginx.stderr" &
 npid=$!
 stop_nginx() {

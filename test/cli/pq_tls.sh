@@ -195,31 +195,14 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 PORT=$(free_port)
 mkdir -p "$TMP/nginx"
-cat >"$TMP/nginx/nginx.conf" <<EOF
-daemon off;
+nginx_conf "$TMP/nginx" "$PORT" "$TMP/cert.pem" "$TMP/key.pem" "daemon off;
 master_process off;
 worker_processes 1;
 pid $TMP/nginx/nginx.pid;
 error_log $TMP/nginx/error.log;
-env OPENSSL_CONF;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $TMP/nginx/body;
-  proxy_temp_path $TMP/nginx/proxy;
-  fastcgi_temp_path $TMP/nginx/fastcgi;
-  uwsgi_temp_path $TMP/nginx/uwsgi;
-  scgi_temp_path $TMP/nginx/scgi;
-  server {
-    listen 127.0.0.1:$PORT ssl;
-    ssl_certificate $TMP/cert.pem;
-    ssl_certificate_key $TMP/key.pem;
-    ssl_protocols TLSv1.3;
+env OPENSSL_CONF;" '    ssl_protocols TLSv1.3;
     ssl_ecdh_curve X25519MLKEM768:X25519;
-    location / { return 200 "group=\$ssl_curve protocol=\$ssl_protocol\n"; }
-  }
-}
-EOF
+    location / { return 200 "group=$ssl_curve protocol=$ssl_protocol\n"; }' >"$TMP/nginx/nginx.conf"
 OPENSSL_CONF="$TMP/openssl.cnf" timeout 120 "${APP[@]}" "$NGINX" -e "$TMP/nginx/error.log" -p "$TMP/nginx" \
   -c "$TMP/nginx/nginx.conf" >"$TMP/nginx/out.log" 2>&1 &
 PIDS+=($!)

@@ -172,6 +172,23 @@ job_dudect() {
 }
 
 # --- fuzz: libFuzzer --------------------------------------------------------------
+# key_seeds ALG KEY DIR SUFFIX DER_BYTE PEM_BYTE (inside job_fuzz: its pre,
+# ossl and P): a key of ALG written by the openssl CLI through the provider
+# as KEY.pem and KEY.der, its public key as KEY-pub.pem and KEY-pub.der, and
+# the four seeds DIR/{der,pem}-{priv,pub}SUFFIX: each file after its first
+# byte (a printf escape), DER_BYTE for the DER forms, PEM_BYTE for the PEM.
+key_seeds() {
+  local alg=$1 k=$2 dir=$3 sfx=$4 der=$5 pem=$6
+  "${pre[@]}" "${ossl[@]}" genpkey "${P[@]}" -algorithm "$alg" -out "$k.pem"
+  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$k.pem" -outform DER -out "$k.der"
+  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$k.pem" -pubout -out "$k-pub.pem"
+  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$k.pem" -pubout -outform DER -out "$k-pub.der"
+  { printf %b "$der"; cat "$k.der"; } >"$dir/der-priv$sfx"
+  { printf %b "$der"; cat "$k-pub.der"; } >"$dir/der-pub$sfx"
+  { printf %b "$pem"; cat "$k.pem"; } >"$dir/pem-priv$sfx"
+  { printf %b "$pem"; cat "$k-pub.pem"; } >"$dir/pem-pub$sfx"
+}
+
 job_fuzz() {
   local B=$BUILD_ROOT/fuzz
   mkdir -p "$BUILD_ROOT"
@@ -189,14 +206,7 @@ job_fuzz() {
   local ossl=(openssl)
   local pre=(env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0)
   local P=(-provider-path "$B" -provider gpucrypto -provider default)
-  "${pre[@]}" "${ossl[@]}" genpkey "${P[@]}" -algorithm babyKyber -out "$C/k.pem"
-  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/k.pem" -outform DER -out "$C/k.der"
-  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/k.pem" -pubout -out "$C/pub.pem"
-  "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/k.pem" -pubout -outform DER -out "$C/pub.der"
-  { printf '\x00'; cat "$C/k.der"; } >"$C/fuzz_kem/der-priv"
-  { printf '\x00'; cat "$C/pub.der"; } >"$C/fuzz_kem/der-pub"
-  { printf '\x01'; cat "$C/k.pem"; } >"$C/fuzz_kem/pem-priv"
-  { printf '\x01'; cat "$C/pub.pem"; } >"$C/fuzz_kem/pem-pub"
+  key_seeds babyKyber "$C/k" "$C/fuzz_kem" "" '\x00' '\x01'
   head -c 120 /dev/zero | { printf '\x02\x0f\x54'; cat; } >"$C/fuzz_kem/raw"
   head -c 120 /dev/urandom | { printf '\x03\x01'; cat; } >"$C/fuzz_kem/decaps-seeded"
   { printf '\x03\x02'; tail -c 84 "$C/k.der"; head -c 20 /dev/urandom; } >"$C/fuzz_kem/decaps-key"
@@ -205,14 +215,7 @@ job_fuzz() {
   local i lv
   for i in 0 1 2; do
     lv=$((512 + 256 * i))
-    "${pre[@]}" "${ossl[@]}" genpkey "${P[@]}" -algorithm "ML-KEM-$lv" -out "$C/m$lv.pem"
-    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -outform DER -out "$C/m$lv.der"
-    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -pubout -out "$C/m$lv-pub.pem"
-    "${pre[@]}" "${ossl[@]}" pkey "${P[@]}" -in "$C/m$lv.pem" -pubout -outform DER -out "$C/m$lv-pub.der"
-    { printf "\\x$(printf %02x $i)"; cat "$C/m$lv.der"; } >"$C/fuzz_mlkem/der-priv-$lv"
-    { printf "\\x$(printf %02x $i)"; cat "$C/m$lv-pub.der"; } >"$C/fuzz_mlkem/der-pub-$lv"
-    { printf "\\x$(printf %02x $((i + 3)))"; cat "$C/m$lv.pem"; } >"$C/fuzz_mlkem/pem-priv-$lv"
-    { printf "\\x$(printf %02x $((i + 3)))"; cat "$C/m$lv-pub.pem"; } >"$C/fuzz_mlkem/pem-pub-$lv"
+    key_seeds "ML-KEM-$lv" "$C/m$lv" "$C/fuzz_mlkem" "-$lv" "\\x$(printf %02x $i)" "\\x$(printf %02x $((i + 3)))"
     head -c 200 /dev/urandom | { printf "\\x$(printf %02x $((i + 9)))\\x01"; cat; } >"$C/fuzz_mlkem/decaps-seeded-$lv"
   done
   # Hybrid key shares: real client shares and server ciphertexts computed by

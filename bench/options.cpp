@@ -85,6 +85,13 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
   return true;
 }
 
+// Seconds as a decimal number in [0, max] (*out is written either way).
+bool parse_seconds(const std::string& s, double max, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == '\0' && *out >= 0 && *out <= max;
+}
+
 bool takes_value(const std::string& opt) {
   static const char* const kValued[] = {
       "--mode",     "--filter",        "--sizes",     "--reps",       "--large-reps",
@@ -186,14 +193,9 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
     } else if (a == "--large-reps") {
       if (!parse_int(value, 1, 1000, &opt->large_reps)) return fail("bad --large-reps");
     } else if (a == "--min-time") {
-      char* end = nullptr;
-      opt->min_time = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(opt->min_time >= 0) || opt->min_time > 60)
-        return fail("bad --min-time (seconds, 0 .. 60)");
+      if (!parse_seconds(value, 60, &opt->min_time)) return fail("bad --min-time (seconds, 0 .. 60)");
     } else if (a == "--max-cell-time") {
-      char* end = nullptr;
-      opt->max_cell_time = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(opt->max_cell_time >= 0) || opt->max_cell_time > 3600)
+      if (!parse_seconds(value, 3600, &opt->max_cell_time))
         return fail("bad --max-cell-time (seconds, 0 .. 3600)");
     } else if (a == "--direction") {
       if (value != "encrypt" && value != "decrypt") return fail("--direction takes encrypt or decrypt");

@@ -12,19 +12,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "bench/quote.h"
+
 namespace gpucrypto::bench {
 namespace {
-
-// OpenSSL config values: quoted, with \ and " escaped, so paths with '#',
-// '$' or spaces survive the parser.
-std::string conf_quote(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '\\' || c == '"') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
 
 // The modes in table order; a name's mode is what follows its last '-'.
 const char* const kModeOrder[] = {"ECB", "CTR", "CBC", "CFB", "OFB", "CFB8", "CFB1"};
@@ -148,7 +139,7 @@ OSSL_LIB_CTX* ContextCache::gpucrypto(const ProvSettings& settings) {
   const std::string conf = "openssl_conf = conf\n[conf]\nproviders = prov\n[prov]\n"
                            "default = default_sect\ngpucrypto = gpu_sect\n"
                            "[default_sect]\nactivate = 1\n[gpu_sect]\nmodule = " +
-                           conf_quote(module_path_) + "\nactivate = 1\n" + settings.config_lines();
+                           quoted(module_path_) + "\nactivate = 1\n" + settings.config_lines();
   const bool written = write(fd, conf.data(), conf.size()) == ssize_t(conf.size());
   close(fd);
 

@@ -16,6 +16,7 @@
 
 #include "bench/against.h"
 #include "bench/harness.h"
+#include "bench/quote.h"
 
 namespace gpucrypto::bench {
 namespace {
@@ -302,15 +303,6 @@ std::string find_gnuplot() {
   return {};
 }
 
-std::string gp_quote(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -397,7 +389,7 @@ std::vector<std::string> plot_figure(const std::string& gnuplot, const std::stri
       "set ylabel \"MB/s (1 MB = 10^6 bytes)\"\n"
       "set key outside below Left reverse font \",9\" maxrows 12\nset xtics (";
   for (size_t i = 0; i < m.sizes.size(); ++i)
-    body += (i ? ", " : "") + gp_quote(short_size(m.sizes[i])) + " " + std::to_string(m.sizes[i]);
+    body += (i ? ", " : "") + quoted(short_size(m.sizes[i])) + " " + std::to_string(m.sizes[i]);
   body += ")\n";
   auto has_data = [&](const Row* r) {
     for (size_t s : m.sizes)
@@ -421,17 +413,17 @@ std::vector<std::string> plot_figure(const std::string& gnuplot, const std::stri
       else if (r->impl != "avx512") pt = 5;
       ++lines;
       const int lt = colour.emplace(colour_key(m, *r), int(colour.size()) % 12 + 1).first->second;
-      plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + gp_quote(base + ".dat") +
+      plot += std::string(plot.empty() ? "plot " : ", \\\n     ") + quoted(base + ".dat") +
               " using 1:" + std::to_string(i + 2) + " with linespoints lt " + std::to_string(lt) +
               " dt " + std::to_string(dt) + " pt " + std::to_string(pt) + " lw 1.5 title " +
-              gp_quote(r->label());
+              quoted(r->label());
     }
     panel_lines = std::max(panel_lines, lines);
     if (!plot.empty())
       panels.push_back(std::string("set title \"") + panel.title + "\"\n" + plot + "\n");
   }
   if (panels.empty()) return {};
-  body += "set multiplot layout 1," + std::to_string(panels.size()) + " title " + gp_quote(title) +
+  body += "set multiplot layout 1," + std::to_string(panels.size()) + " title " + quoted(title) +
           "\n";
   for (const auto& p : panels) body += p;
   body += "unset multiplot\n";
@@ -451,7 +443,7 @@ std::vector<std::string> plot_figure(const std::string& gnuplot, const std::stri
     const std::string out = base + "." + t.ext;
     const std::string script = base + "." + t.ext + ".gp";
     std::ofstream gp(script);
-    gp << "set terminal " << t.spec << "\nset output " << gp_quote(out) << "\n" << body;
+    gp << "set terminal " << t.spec << "\nset output " << quoted(out) << "\n" << body;
     gp.close();
     const std::string cmd = shell_quote(gnuplot) + " " + shell_quote(script) + " 2>&1";
     if (std::system(cmd.c_str()) == 0) written.push_back(out);

@@ -265,6 +265,13 @@ Rate measure(size_t n, int reps, const std::function<int()>& fn) {
   return best;
 }
 
+// One row of the table: operation, batch size, threads, and fn's rates.
+void row(const char* name, size_t n, size_t threads, int reps, const std::function<int()>& fn) {
+  const Rate r = measure(n, reps, fn);
+  std::printf("%-12s %9zu %7zu %14.0f %14.0f\n", name, n, threads, r.wall, r.per_cpu);
+  std::fflush(stdout);
+}
+
 // ML-KEM batch API: keygen, encaps, decaps of n instances.
 int bench_mlkem(const std::string& alg, const std::vector<size_t>& ns,
                 const std::vector<size_t>& ts, int reps) {
@@ -283,20 +290,16 @@ int bench_mlkem(const std::string& alg, const std::vector<size_t>& ns,
     Bytes ek(n * ekb), dk(n * dkb), ct(n * ctb), ss(n * 32), ss2(n * 32);
     for (size_t t : ts) {
       const unsigned th = unsigned(t);
-      auto row = [&](const char* name, Rate r) {
-        std::printf("%-12s %9zu %7zu %14.0f %14.0f\n", name, n, t, r.wall, r.per_cpu);
-        std::fflush(stdout);
-      };
-      row("keygen", measure(n, reps, [&] {
-            return check(mlkem_keypair_batch(nullptr, level, n, ek.data(), dk.data(), nullptr, th));
-          }));
-      row("encaps", measure(n, reps, [&] {
-            return check(mlkem_encaps_batch(nullptr, level, n, ct.data(), ss.data(), ek.data(),
-                                            nullptr, th));
-          }));
-      row("decaps", measure(n, reps, [&] {
-            return check(mlkem_decaps_batch(level, n, ss2.data(), ct.data(), dk.data(), th));
-          }));
+      row("keygen", n, t, reps, [&] {
+        return check(mlkem_keypair_batch(nullptr, level, n, ek.data(), dk.data(), nullptr, th));
+      });
+      row("encaps", n, t, reps, [&] {
+        return check(mlkem_encaps_batch(nullptr, level, n, ct.data(), ss.data(), ek.data(),
+                                        nullptr, th));
+      });
+      row("decaps", n, t, reps, [&] {
+        return check(mlkem_decaps_batch(level, n, ss2.data(), ct.data(), dk.data(), th));
+      });
       if (ss != ss2) die("ML-KEM round trip failed in the benchmark");
     }
   }
@@ -335,29 +338,25 @@ int cmd_bench(const std::map<std::string, std::string>& o) {
     for (auto& m : ms) m &= 15;
     for (size_t t : ts) {
       const unsigned th = unsigned(t);
-      auto row = [&](const char* name, Rate r) {
-        std::printf("%-12s %9zu %7zu %14.0f %14.0f\n", name, n, t, r.wall, r.per_cpu);
-        std::fflush(stdout);
-      };
-      row("pke-keygen", measure(n, reps, [&] {
-            return babykyber_pke_keygen_batch(n, pk.data(), psk.data(), coins.data(), th);
-          }));
-      row("pke-encrypt", measure(n, reps, [&] {
-            return babykyber_pke_encrypt_batch(n, ct.data(), pk.data(), ms.data(), ecoins.data(), th);
-          }));
-      row("pke-decrypt", measure(n, reps, [&] {
-            return babykyber_pke_decrypt_batch(n, m2.data(), ct.data(), psk.data(), th);
-          }));
+      row("pke-keygen", n, t, reps, [&] {
+        return babykyber_pke_keygen_batch(n, pk.data(), psk.data(), coins.data(), th);
+      });
+      row("pke-encrypt", n, t, reps, [&] {
+        return babykyber_pke_encrypt_batch(n, ct.data(), pk.data(), ms.data(), ecoins.data(), th);
+      });
+      row("pke-decrypt", n, t, reps, [&] {
+        return babykyber_pke_decrypt_batch(n, m2.data(), ct.data(), psk.data(), th);
+      });
       if (m2 != ms) die("PKE round trip failed in the benchmark");
-      row("kem-keygen", measure(n, reps, [&] {
-            return babykyber_keypair_batch(libctx, n, pk.data(), sk.data(), nullptr, th);
-          }));
-      row("kem-encaps", measure(n, reps, [&] {
-            return babykyber_encaps_batch(libctx, n, ct.data(), ss.data(), pk.data(), nullptr, th);
-          }));
-      row("kem-decaps", measure(n, reps, [&] {
-            return babykyber_decaps_batch(libctx, n, ss.data(), ct.data(), sk.data(), th);
-          }));
+      row("kem-keygen", n, t, reps, [&] {
+        return babykyber_keypair_batch(libctx, n, pk.data(), sk.data(), nullptr, th);
+      });
+      row("kem-encaps", n, t, reps, [&] {
+        return babykyber_encaps_batch(libctx, n, ct.data(), ss.data(), pk.data(), nullptr, th);
+      });
+      row("kem-decaps", n, t, reps, [&] {
+        return babykyber_decaps_batch(libctx, n, ss.data(), ct.data(), sk.data(), th);
+      });
     }
   }
   OSSL_PROVIDER_unload(def);

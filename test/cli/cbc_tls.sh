@@ -18,7 +18,6 @@ mkcerts
 write_cnf
 OURS=$TMP/openssl.cnf
 PLAIN=/dev/null  # the default provider alone
-O35=${OPENSSL35_RUN:-}
 # 3 MiB of base64 in 8000-byte lines (s_server -rev reads up to 16 KiB a line),
 # then CLOSE, which ends the server's session.
 head -c $((3 << 20)) /dev/urandom | base64 -w 8000 >"$TMP/up"
@@ -94,19 +93,19 @@ for s in $SUITES; do
   count=$((count + 1))
 done
 
-if [ -z "$O35" ]; then
+if [ -z "$OPENSSL35" ]; then
   echo "SKIP (OpenSSL 3.5 peer): OPENSSL35_RUN is unset (the run script of scripts/openssl35.sh)"
 else
-  SUITES35=$(suites "$O35 openssl")
-  echo "AES CBC suites of $($O35 openssl version): $(echo $SUITES35)"
+  SUITES35=$(suites "$OPENSSL35")
+  echo "AES CBC suites of $($OPENSSL35 version): $(echo $SUITES35)"
   for s in $SUITES35; do
     k=$(cert_of "$s")
-    conn "$s 3.5 server ours, 3.0 client" server "$OURS" "$PLAIN" "$O35 openssl" "$OPENSSL" "$k" "$s"
-    conn "$s 3.0 server, 3.5 client ours" client "$PLAIN" "$OURS" "$OPENSSL" "$O35 openssl" "$k" "$s"
+    conn "$s 3.5 server ours, 3.0 client" server "$OURS" "$PLAIN" "$OPENSSL35" "$OPENSSL" "$k" "$s"
+    conn "$s 3.0 server, 3.5 client ours" client "$PLAIN" "$OURS" "$OPENSSL" "$OPENSSL35" "$k" "$s"
     count=$((count + 2))
     case $s in
       *SHA384)
-        conn "$s 3.5 server ours, 3.0 client, no encrypt-then-MAC" server "$OURS" "$PLAIN" "$O35 openssl" "$OPENSSL" "$k" "$s" -no_etm
+        conn "$s 3.5 server ours, 3.0 client, no encrypt-then-MAC" server "$OURS" "$PLAIN" "$OPENSSL35" "$OPENSSL" "$k" "$s" -no_etm
         count=$((count + 1))
         ;;
     esac

@@ -110,19 +110,19 @@ echo "python3 ssl -> s_server: X25519MLKEM768"
 # scripts/openssl35.sh's runner in OPENSSL35_RUN (.ci/run and scripts/test35.sh
 # set it): 3.5's s_client against our s_server and 3.5's s_server against our
 # s_client, every group both have, the group read from each side's output.
-if [ -z "${OPENSSL35_RUN:-}" ]; then
+if [ -z "$OPENSSL35" ]; then
   echo "SKIP part: no OpenSSL 3.5 peer (set OPENSSL35_RUN, see scripts/openssl35.sh)"
 else
   for G in X25519MLKEM768 SecP256r1MLKEM768 SecP384r1MLKEM1024 MLKEM512 MLKEM768 MLKEM1024; do
     PORT=$(free_port)
     start_server "$PORT" -groups "$G"
-    echo "GET / HTTP/1.0" | OPENSSL_CONF=/dev/null timeout 20 "$OPENSSL35_RUN" openssl s_client \
+    echo "GET / HTTP/1.0" | OPENSSL_CONF=/dev/null timeout 20 $OPENSSL35 s_client \
       -connect "127.0.0.1:$PORT" -groups "$G" -tls1_3 -ign_eof >"$TMP/c35.log" 2>&1 || true
     grep -q "Negotiated TLS1.3 group: $G" "$TMP/c35.log" ||
       { tail -5 "$TMP/c35.log"; fail "3.5 s_client -> our s_server: $G not negotiated"; }
     grep -q "Shared groups: $G" "$TMP/c35.log" || fail "3.5 s_client -> our s_server: page lacks 'Shared groups: $G'"
     PORT=$(free_port)
-    OPENSSL_CONF=/dev/null timeout 60 "$OPENSSL35_RUN" openssl s_server -accept "127.0.0.1:$PORT" \
+    OPENSSL_CONF=/dev/null timeout 60 $OPENSSL35 s_server -accept "127.0.0.1:$PORT" \
       -cert "$TMP/cert.pem" -key "$TMP/key.pem" -tls1_3 -www -groups "$G" >"$TMP/s35.log" 2>&1 &
     PIDS+=($!)
     wait_port "$PORT"

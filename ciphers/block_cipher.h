@@ -77,9 +77,10 @@ struct CipherAlgo {
   std::span<const CipherHw* const> impls;
 };
 
-// Best implementation whose `required` bits are all in `features`.
+// Best implementation whose `required` bits are all in `features`, and the
+// one called `name` (nullptr when absent): platform/isa_select.h's best_for
+// and find_by_name over algo.impls.
 const CipherHw& select_hw(const CipherAlgo& algo, uint32_t features);
-// Looks an implementation up by name ("ref", ...); nullptr when absent.
 const CipherHw* find_hw(const CipherAlgo& algo, const char* name);
 
 // --- small shared helpers (out of line: safe to call from ISA files) -------

@@ -3,21 +3,16 @@
 #include <cstring>
 
 #include "ciphers/block_cipher.h"
+#include "platform/isa_select.h"
 
 namespace gpucrypto {
 
 const CipherHw& select_hw(const CipherAlgo& algo, uint32_t features) {
-  for (const CipherHw* hw : algo.impls) {
-    if ((hw->required & ~features) == 0) return *hw;
-  }
-  return *algo.impls.back();
+  return best_for(algo.impls, features);
 }
 
 const CipherHw* find_hw(const CipherAlgo& algo, const char* name) {
-  for (const CipherHw* hw : algo.impls) {
-    if (std::strcmp(hw->name, name) == 0) return hw;
-  }
-  return nullptr;
+  return find_by_name(algo.impls, name);
 }
 
 void ctr_add(uint8_t* ctr, size_t len, uint64_t n) {

@@ -363,14 +363,14 @@ void check_lanes(void (*absorb)(St*, const uint8_t* const*), void (*set_lane)(St
 
 TEST(MlkemKernels, MultiLaneKeccakEqualsSponge) {
   if ((cpu_features_detected() & kAVX2) == kAVX2)
-    check_lanes<4, mk::KeccakX4>(mk::keccakx4_absorb_avx2, mk::keccakx4_set_lane_avx2,
-                                 mk::keccakx4_squeeze_avx2, "x4 avx2");
+    check_lanes<4, mk::KeccakX4>(mk::avx2::keccakx4_absorb, mk::avx2::keccakx4_set_lane,
+                                 mk::avx2::keccakx4_squeeze, "x4 avx2");
   const uint32_t avx512 = kAVX512F | kAVX512VL | kAVX512BW;
   if ((cpu_features_detected() & avx512) == avx512) {
-    check_lanes<4, mk::KeccakX4>(mk::keccakx4_absorb_avx512, mk::keccakx4_set_lane_avx512,
-                                 mk::keccakx4_squeeze_avx512, "x4 avx512");
-    check_lanes<8, mk::KeccakX8>(mk::keccakx8_absorb_avx512, mk::keccakx8_set_lane_avx512,
-                                 mk::keccakx8_squeeze_avx512, "x8 avx512");
+    check_lanes<4, mk::KeccakX4>(mk::avx512::keccakx4_absorb, mk::avx512::keccakx4_set_lane,
+                                 mk::avx512::keccakx4_squeeze, "x4 avx512");
+    check_lanes<8, mk::KeccakX8>(mk::avx512::keccakx8_absorb, mk::avx512::keccakx8_set_lane,
+                                 mk::avx512::keccakx8_squeeze, "x8 avx512");
   }
 }
 
@@ -378,9 +378,9 @@ TEST(MlkemKernels, SingleSpongeEqualsReference) {
   const uint32_t avx512 = kAVX512F | kAVX512VL | kAVX512BW;
   std::mt19937 g(5);
   std::uniform_int_distribution<int> byte(0, 255);
-  std::vector<std::pair<const char*, decltype(&mk::keccak1_sponge_avx2)>> fns;
-  if ((cpu_features_detected() & kAVX2) == kAVX2) fns.push_back({"avx2", mk::keccak1_sponge_avx2});
-  if ((cpu_features_detected() & avx512) == avx512) fns.push_back({"avx512", mk::keccak1_sponge_avx512});
+  std::vector<std::pair<const char*, decltype(&mk::avx2::keccak1_sponge)>> fns;
+  if ((cpu_features_detected() & kAVX2) == kAVX2) fns.push_back({"avx2", mk::avx2::keccak1_sponge});
+  if ((cpu_features_detected() & avx512) == avx512) fns.push_back({"avx512", mk::avx512::keccak1_sponge});
   std::vector<uint8_t> in(1700);
   for (auto& b : in) b = uint8_t(byte(g));
   for (const auto& [name, fn] : fns) {

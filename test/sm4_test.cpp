@@ -148,9 +148,9 @@ TEST_P(Sm4SimdSbox, MatchesStandardTableForAllInputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, Sm4SimdSbox,
-                         ::testing::Values(SboxPath{"avx512-gfni", sm4_impl::avx512_gfni_sbox},
-                                           SboxPath{"avx2-gfni", sm4_impl::avx2_gfni_sbox},
-                                           SboxPath{"avx2-aesni", sm4_impl::avx2_aesni_sbox}),
+                         ::testing::Values(SboxPath{"avx512-gfni", sm4_impl::avx512_gfni::sbox_layer},
+                                           SboxPath{"avx2-gfni", sm4_impl::avx2_gfni::sbox_layer},
+                                           SboxPath{"avx2-aesni", sm4_impl::avx2_aesni::sbox_layer}),
                          [](const auto& info) {
                            std::string s = info.param.impl;
                            for (char& c : s) c = c == '-' ? '_' : c;

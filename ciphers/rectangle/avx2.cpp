@@ -151,26 +151,17 @@ GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint
 
 // --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
-  // Block index of each 16-bit lane after bytes_to_rows.
-  const __m256i iota = _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
-  const __m256i r0 = _mm256_set1_epi16(short(c >> 48));
-  const __m256i r1 = _mm256_set1_epi16(short(c >> 32));
-  const __m256i r2 = _mm256_set1_epi16(short(c >> 16));
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) {
-    s[g][0] = r0;
-    s[g][1] = r1;
-    s[g][2] = r2;
-    s[g][3] = _mm256_add_epi16(_mm256_set1_epi16(short(c + kGroupBlocks * g)), iota);
-  }
+// The block index of each 16-bit lane after bytes_to_rows.
+GPUCRYPTO_ALWAYS_INLINE V lane_blocks() {
+  return _mm256_setr_epi16(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
 }
+GPUCRYPTO_ALWAYS_INLINE V bcast16(uint64_t x) { return _mm256_set1_epi16(short(x)); }
+GPUCRYPTO_ALWAYS_INLINE V add16(V a, V b) { return _mm256_add_epi16(a, b); }
 
 #include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx2Hw = simd_hw("avx2");
+constinit const CipherHw avx2::kHw = simd_hw("avx2");
 
 }  // namespace gpucrypto::rectangle

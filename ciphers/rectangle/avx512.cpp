@@ -350,27 +350,18 @@ GPUCRYPTO_ALWAYS_INLINE void ctr(const SimdRoundKeys& ks, uint64_t c, const uint
 
 // --- CTR (the wrap check and its fallback: simd_modes.inc) -----------------
 
-template <int G>
-GPUCRYPTO_ALWAYS_INLINE void counter_rows_broadcast(uint64_t c, V (&s)[G][4]) {
-  const __m512i iota =
-      _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
-                       12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  const __m512i r0 = _mm512_set1_epi16(short(c >> 48));
-  const __m512i r1 = _mm512_set1_epi16(short(c >> 32));
-  const __m512i r2 = _mm512_set1_epi16(short(c >> 16));
-#pragma GCC unroll 4
-  for (int g = 0; g < G; ++g) {
-    s[g][0] = r0;
-    s[g][1] = r1;
-    s[g][2] = r2;
-    s[g][3] = _mm512_add_epi16(_mm512_set1_epi16(short(c + kGroupBlocks * g)), iota);
-  }
+// The block index of each 16-bit lane after bytes_to_rows.
+GPUCRYPTO_ALWAYS_INLINE V lane_blocks() {
+  return _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+                          13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 }
+GPUCRYPTO_ALWAYS_INLINE V bcast16(uint64_t x) { return _mm512_set1_epi16(short(x)); }
+GPUCRYPTO_ALWAYS_INLINE V add16(V a, V b) { return _mm512_add_epi16(a, b); }
 
 #include "ciphers/rectangle/simd_modes.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx512Hw = simd_hw("avx512");
+constinit const CipherHw avx512::kHw = simd_hw("avx512");
 
 }  // namespace gpucrypto::rectangle

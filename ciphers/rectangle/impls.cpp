@@ -15,7 +15,7 @@ constexpr CipherHw kRef = {
     "ref", 0, sizeof(RoundKeys), 4, ref_setkey, ref_encrypt, ref_decrypt, ref_ctr,
 };
 
-constexpr const CipherHw* kImpls[] = {&kAvx512Hw, &kAvx2Hw, &kRef};
+constexpr const CipherHw* kImpls[] = {&avx512::kHw, &avx2::kHw, &kRef};
 
 constexpr CipherAlgo kRectangle80 = {"RECTANGLE-80", 8, 10, kImpls};
 constexpr CipherAlgo kRectangle128 = {"RECTANGLE-128", 8, 16, kImpls};

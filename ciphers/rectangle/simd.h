@@ -26,8 +26,8 @@ struct SimdSchedule {
 };
 
 // avx512.cpp (F, BW, VBMI): 32 blocks per register, 4 register sets per batch.
-extern const CipherHw kAvx512Hw;
+namespace avx512 { extern const CipherHw kHw; }
 // avx2.cpp: 16 blocks per register, 3 register sets per batch.
-extern const CipherHw kAvx2Hw;
+namespace avx2 { extern const CipherHw kHw; }
 
 }  // namespace gpucrypto::rectangle

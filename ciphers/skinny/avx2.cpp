@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "ciphers/skinny/ref.h"
 #include "ciphers/skinny/simd_modes.h"
@@ -116,35 +117,28 @@ GPUCRYPTO_ALWAYS_INLINE void linear(V* st, const Schedule& ks, uint32_t r, V one
   store(pa, a), store(pb, b), store(pc, c), store(pd, d);
 }
 
+// The S-box on rows 0..3 and the linear layer on planes 0..7, each call
+// with its row / plane as a constant (fold expressions: the same calls as
+// written out one by one).
+template <int K, bool kDec, int... Q>
+GPUCRYPTO_ALWAYS_INLINE void sbox_rows(V* st, std::integer_sequence<int, Q...>) {
+  (sbox_row<K, kDec>(st, Q), ...);
+}
+template <int K, bool kDec, int... P>
+GPUCRYPTO_ALWAYS_INLINE void linear_planes(V* st, const Schedule& ks, uint32_t r, V ones,
+                                           std::integer_sequence<int, P...>) {
+  (linear<K, P, kDec>(st, ks, r, ones), ...);
+}
+
 template <int K>
 GPUCRYPTO_ALWAYS_INLINE void round_enc(V* st, const Schedule& ks, uint32_t r, V ones) {
-  sbox_row<K, false>(st, 0);
-  sbox_row<K, false>(st, 1);
-  sbox_row<K, false>(st, 2);
-  sbox_row<K, false>(st, 3);
-  linear<K, 0, false>(st, ks, r, ones);
-  linear<K, 1, false>(st, ks, r, ones);
-  linear<K, 2, false>(st, ks, r, ones);
-  linear<K, 3, false>(st, ks, r, ones);
-  linear<K, 4, false>(st, ks, r, ones);
-  linear<K, 5, false>(st, ks, r, ones);
-  linear<K, 6, false>(st, ks, r, ones);
-  linear<K, 7, false>(st, ks, r, ones);
+  sbox_rows<K, false>(st, std::make_integer_sequence<int, 4>{});
+  linear_planes<K, false>(st, ks, r, ones, std::make_integer_sequence<int, 8>{});
 }
 template <int K>
 GPUCRYPTO_ALWAYS_INLINE void round_dec(V* st, const Schedule& ks, uint32_t r, V ones) {
-  linear<K, 0, true>(st, ks, r, ones);
-  linear<K, 1, true>(st, ks, r, ones);
-  linear<K, 2, true>(st, ks, r, ones);
-  linear<K, 3, true>(st, ks, r, ones);
-  linear<K, 4, true>(st, ks, r, ones);
-  linear<K, 5, true>(st, ks, r, ones);
-  linear<K, 6, true>(st, ks, r, ones);
-  linear<K, 7, true>(st, ks, r, ones);
-  sbox_row<K, true>(st, 0);
-  sbox_row<K, true>(st, 1);
-  sbox_row<K, true>(st, 2);
-  sbox_row<K, true>(st, 3);
+  linear_planes<K, true>(st, ks, r, ones, std::make_integer_sequence<int, 8>{});
+  sbox_rows<K, true>(st, std::make_integer_sequence<int, 4>{});
 }
 
 GPUCRYPTO_ALWAYS_INLINE void encrypt_state(V* st, const Schedule& ks) {
@@ -303,7 +297,7 @@ void ctr(const void* ks_raw, uint8_t* ctr, const uint8_t* in, uint8_t* out, size
 
 }  // namespace
 
-constinit const CipherHw kAvx2Hw = {"avx2",    compiled_features(), kScheduleBytes, kBatch, setkey,
-                                    ecb<true>, ecb<false>,          ctr};
+constinit const CipherHw avx2::kHw = {
+    "avx2", compiled_features(), kScheduleBytes, kBatch, setkey, ecb<true>, ecb<false>, ctr};
 
 }  // namespace gpucrypto::skinny_impl

@@ -2,11 +2,6 @@
 // (avx512_body.inc) and, below small::kSmallBlocks blocks, the GFNI path with
 // four blocks per zmm (small_gfni.h).
 #define GPUCRYPTO_SKINNY_SMALL_PATH "ciphers/skinny/small_gfni.h"
+#define GPUCRYPTO_ISA avx512_gfni
+#define GPUCRYPTO_ISA_NAME "avx512-gfni"
 #include "ciphers/skinny/avx512_body.inc"
-
-namespace gpucrypto::skinny_impl {
-
-constinit const CipherHw kAvx512GfniHw = {"avx512-gfni", compiled_features(), kScheduleBytes, kBatch,
-                                setkey, ecb<encrypt_batch>, ecb<decrypt_batch>, ctr};
-
-}  // namespace gpucrypto::skinny_impl

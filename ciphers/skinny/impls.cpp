@@ -11,7 +11,7 @@ using namespace skinny_impl;
 
 constexpr CipherHw kRef = {"ref", 0, kScheduleBytes, 1, setkey, ref_encrypt, ref_decrypt, ref_ctr};
 
-constexpr const CipherHw* kImpls[] = {&kAvx512GfniHw, &kAvx512Hw, &kAvx2Hw, &kRef};
+constexpr const CipherHw* kImpls[] = {&avx512_gfni::kHw, &avx512::kHw, &avx2::kHw, &kRef};
 
 constexpr CipherAlgo kSkinny256 = {"SKINNY-128-256", 16, 32, kImpls};
 constexpr CipherAlgo kSkinny384 = {"SKINNY-128-384", 16, 48, kImpls};

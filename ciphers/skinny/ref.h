@@ -53,8 +53,9 @@ uint8_t ref_sbox_inv(uint8_t x);
 // requirements of their compiler flags: AVX-512 bit-sliced (128 blocks per
 // iteration, avx512_body.inc) with the GFNI small-call path (avx512_gfni.cpp)
 // or the SSE one (avx512.cpp), and AVX2 bit-sliced (avx2.cpp, 64 blocks).
-extern const CipherHw kAvx512GfniHw;
-extern const CipherHw kAvx512Hw;
-extern const CipherHw kAvx2Hw;
+// Each exports only its descriptor, <isa>::kHw (platform/isa_select.h).
+namespace avx512_gfni { extern const CipherHw kHw; }
+namespace avx512 { extern const CipherHw kHw; }
+namespace avx2 { extern const CipherHw kHw; }
 
 }  // namespace gpucrypto::skinny_impl

@@ -50,15 +50,13 @@ GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
   return nibble_affine(y, table(kAesPostLo), table(kAesPostHi));
 }
 
-constexpr int kSets = 4;
-
 #include "ciphers/sm4/avx2_body.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx2AesniHw = {"avx2-aesni", compiled_features(), kScheduleBytes, kBatch,
-                                         ref_setkey, encrypt, decrypt, ctr};
+constinit const CipherHw avx2_aesni::kHw = {
+    "avx2-aesni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, encrypt, decrypt, ctr};
 
-void avx2_aesni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
+void avx2_aesni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 
 }  // namespace gpucrypto::sm4_impl

@@ -22,15 +22,13 @@ GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
   return _mm256_gf2p8affineinv_epi64_epi8(x, post, kGfniPostConst);
 }
 
-constexpr int kSets = 4;
-
 #include "ciphers/sm4/avx2_body.inc"
 
 }  // namespace
 
-constinit const CipherHw kAvx2GfniHw = {"avx2-gfni", compiled_features(), kScheduleBytes, kBatch,
-                                        gfni_setkey, encrypt, decrypt, ctr};
+constinit const CipherHw avx2_gfni::kHw = {
+    "avx2-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, encrypt, decrypt, ctr};
 
-void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
+void avx2_gfni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 
 }  // namespace gpucrypto::sm4_impl

@@ -245,12 +245,12 @@ void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
 
 }  // namespace
 
-constinit const CipherHw kAvx512GfniHw = {
+constinit const CipherHw avx512_gfni::kHw = {
     "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, ecb_hook<false>,
     ecb_hook<true>, ctr,
     chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>};
 
-void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n) {
+void avx512_gfni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; i += 64) {
     const size_t k = n - i < 64 ? n - i : 64;
     const __mmask64 m = k == 64 ? ~__mmask64(0) : (__mmask64(1) << k) - 1;

@@ -15,7 +15,8 @@ using namespace sm4_impl;
 constexpr CipherHw kRef = {"ref",       0,           kScheduleBytes, 2, ref_setkey,
                            ref_encrypt, ref_decrypt, ref_ctr};
 
-constexpr const CipherHw* kImpls[] = {&kAvx512GfniHw, &kAvx2GfniHw, &kAvx2AesniHw, &kRef};
+constexpr const CipherHw* kImpls[] = {&avx512_gfni::kHw, &avx2_gfni::kHw, &avx2_aesni::kHw,
+                                        &kRef};
 
 constexpr CipherAlgo kSm4 = {"SM4", 16, 16, kImpls};
 

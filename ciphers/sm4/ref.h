@@ -34,12 +34,20 @@ uint8_t ref_sbox(uint8_t x);
 // requirements of their compiler flags: AVX-512 + GFNI (avx512_gfni.cpp, 64
 // blocks per iteration), AVX2 + GFNI (avx2_gfni.cpp, 32 blocks) and AVX2 +
 // AES-NI (avx2_aesni.cpp, 32 blocks).
-extern const CipherHw kAvx512GfniHw;
-extern const CipherHw kAvx2GfniHw;
-extern const CipherHw kAvx2AesniHw;
-// Each applies its path's S-box layer to n bytes (for tests).
-void avx512_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
-void avx2_gfni_sbox(const uint8_t* in, uint8_t* out, size_t n);
-void avx2_aesni_sbox(const uint8_t* in, uint8_t* out, size_t n);
+// Each exports, in its namespace <isa> (platform/isa_select.h), its
+// descriptor kHw and sbox_layer, its path's S-box layer on n bytes (for
+// tests).
+namespace avx512_gfni {
+extern const CipherHw kHw;
+void sbox_layer(const uint8_t* in, uint8_t* out, size_t n);
+}  // namespace avx512_gfni
+namespace avx2_gfni {
+extern const CipherHw kHw;
+void sbox_layer(const uint8_t* in, uint8_t* out, size_t n);
+}  // namespace avx2_gfni
+namespace avx2_aesni {
+extern const CipherHw kHw;
+void sbox_layer(const uint8_t* in, uint8_t* out, size_t n);
+}  // namespace avx2_aesni
 
 }  // namespace gpucrypto::sm4_impl

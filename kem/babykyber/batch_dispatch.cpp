@@ -9,27 +9,16 @@
 #include <cstring>
 
 #include "platform/cpu_features.h"
+#include "platform/isa_select.h"
 #include "gpu/gpu_backend.h"
 #include "gpu/gpu_kem.h"
 #include "engine/offload.h"
 #include "kem/core/babykyber_pke.h"
 #include "kem/babykyber/batch_impl.h"
+#include "kem/babykyber/batch_isa_api.h"
 #include "engine/thread_pool.h"
 
 namespace gpucrypto::kem {
-
-// Exported by batch_avx512.cpp / batch_avx2.cpp (compiled with ISA flags).
-extern const uint32_t babykyber_avx512_required, babykyber_avx2_required;
-size_t babykyber_avx512_lanes();
-void babykyber_avx512_keygen(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t);
-uint32_t babykyber_avx512_encrypt(size_t, uint8_t*, size_t, const uint8_t*, size_t,
-                                  const uint8_t*, const uint8_t*, size_t);
-void babykyber_avx512_decrypt(size_t, uint8_t*, const uint8_t*, size_t, const uint8_t*, size_t);
-size_t babykyber_avx2_lanes();
-void babykyber_avx2_keygen(size_t, const uint8_t*, size_t, uint8_t*, size_t, uint8_t*, size_t);
-uint32_t babykyber_avx2_encrypt(size_t, uint8_t*, size_t, const uint8_t*, size_t, const uint8_t*,
-                                const uint8_t*, size_t);
-void babykyber_avx2_decrypt(size_t, uint8_t*, const uint8_t*, size_t, const uint8_t*, size_t);
 
 namespace {
 
@@ -83,16 +72,14 @@ void simd_decrypt(size_t n, uint8_t* m, const uint8_t* ct, size_t cts, const uin
   ref_decrypt(n - done, m + done, ct + done * cts, cts, dk + done * ds, ds);
 }
 
-const PkeBatchImpl kAvx512{
-    "avx512", babykyber_avx512_required,
-    simd_keygen<babykyber_avx512_lanes, babykyber_avx512_keygen>,
-    simd_encrypt<babykyber_avx512_lanes, babykyber_avx512_encrypt>,
-    simd_decrypt<babykyber_avx512_lanes, babykyber_avx512_decrypt>};
-const PkeBatchImpl kAvx2{
-    "avx2", babykyber_avx2_required,
-    simd_keygen<babykyber_avx2_lanes, babykyber_avx2_keygen>,
-    simd_encrypt<babykyber_avx2_lanes, babykyber_avx2_encrypt>,
-    simd_decrypt<babykyber_avx2_lanes, babykyber_avx2_decrypt>};
+const PkeBatchImpl kAvx512{"avx512", bk::avx512::kRequired,
+                           simd_keygen<bk::avx512::lanes, bk::avx512::keygen>,
+                           simd_encrypt<bk::avx512::lanes, bk::avx512::encrypt>,
+                           simd_decrypt<bk::avx512::lanes, bk::avx512::decrypt>};
+const PkeBatchImpl kAvx2{"avx2", bk::avx2::kRequired,
+                         simd_keygen<bk::avx2::lanes, bk::avx2::keygen>,
+                         simd_encrypt<bk::avx2::lanes, bk::avx2::encrypt>,
+                         simd_decrypt<bk::avx2::lanes, bk::avx2::decrypt>};
 const PkeBatchImpl kRef{"ref", kBaseline, ref_keygen, ref_encrypt, ref_decrypt};
 
 const PkeBatchImpl* const kImpls[] = {&kAvx512, &kAvx2, &kRef};
@@ -106,17 +93,9 @@ const PkeBatchImpl& pke_batch_select() {
   return best;
 }
 
-const PkeBatchImpl& pke_batch_select(uint32_t f) {
-  for (const PkeBatchImpl* impl : kImpls)
-    if ((impl->required & f) == impl->required) return *impl;
-  return kRef;
-}
+const PkeBatchImpl& pke_batch_select(uint32_t f) { return best_for(kImpls, f); }
 
-const PkeBatchImpl* pke_batch_find(const char* name) {
-  for (const PkeBatchImpl* impl : kImpls)
-    if (std::strcmp(impl->name, name) == 0) return impl;
-  return nullptr;
-}
+const PkeBatchImpl* pke_batch_find(const char* name) { return find_by_name(kImpls, name); }
 
 // --- whole-batch PKE steps ------------------------------------------------------
 // The GPU threshold counts PCIe traffic (n x in+out bytes per instance): the

@@ -18,6 +18,9 @@
 
 namespace gpucrypto::kem {
 
+// A batch back end, selected as every per-ISA implementation is
+// (platform/isa_select.h); the vector ones run the kernels of the ISA
+// namespaces babykyber::avx2 and babykyber::avx512 (batch_isa_api.h).
 struct PkeBatchImpl {
   const char* name;   // "avx512", "avx2", "ref"
   // CpuFeature bits: the ISA file's compiled_features() (platform/isa.h), by

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "platform/host_device.h"
+#include "kem/core/div_const.h"
 #include "kem/core/mlkem_keccak.h"
 #include "kem/core/mlkem_params.h"
 
@@ -178,20 +179,12 @@ GPUCRYPTO_HD inline uint32_t poly_from_bytes(Poly& r, const uint8_t a[384]) {
   return (bad >> 31) - 1u;
 }
 
-// floor(x / D) for x < 2^25 and D < 2^13, as (x * M) >> 40 with
-// M = ceil(2^40 / D): the error x * (M - 2^40/D) / 2^40 < x * D / 2^40 / D
-// stays below 1/D, so the quotient is exact (x * D < 2^38).
-template <uint32_t D>
-GPUCRYPTO_HD inline uint32_t div_exact(uint32_t x) {
-  constexpr uint64_t M = ((uint64_t{1} << 40) + D - 1) / D;
-  return uint32_t((uint64_t(x) * M) >> 40);
-}
-
 // Compress_d (FIPS 203 eq. 4.7) of a canonical x: round(2^d x / q) mod 2^d
-// = floor((2^(d+1) x + q) / 2q) mod 2^d.
+// = floor((2^(d+1) x + q) / 2q) mod 2^d; the dividend is below 2^25, hence
+// the 40-bit shift (kem/core/div_const.h).
 template <int D>
 GPUCRYPTO_HD inline uint32_t compress(uint32_t x) {
-  return div_exact<2 * kQ>((x << (D + 1)) + kQ) & ((1u << D) - 1);
+  return div_const<2 * kQ, 40>((x << (D + 1)) + kQ) & ((1u << D) - 1);
 }
 
 // Decompress_d: round(q y / 2^d).

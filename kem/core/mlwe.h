@@ -15,20 +15,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kem/core/div_const.h"
 #include "platform/host_device.h"
 
 namespace gpucrypto::kem {
 
-// Exact floor(x / D) for 0 <= x < 2^16 as (x * M) >> S, with M = ceil(2^S / D).
-// S = 32 keeps the error x * (M - 2^S/D) / 2^S below 1/D for every such x and
-// every D < 2^16, so the quotient is exact; the product needs 64 bits.
-template <uint32_t D>
-GPUCRYPTO_HD constexpr uint32_t div_const(uint32_t x) {
-  constexpr uint64_t M = ((uint64_t{1} << 32) + D - 1) / D;
-  return uint32_t((uint64_t(x) * M) >> 32);
-}
-
-// x mod q for 0 <= x < 2^16 (Barrett reduction with an exact quotient).
+// x mod q for 0 <= x < 2^16 (Barrett reduction with an exact quotient,
+// kem/core/div_const.h).
 template <class P>
 GPUCRYPTO_HD constexpr uint16_t reduce(uint32_t x) {
   return uint16_t(x - P::q * div_const<P::q>(x));

@@ -22,6 +22,9 @@ struct LevelOps {
   void (*decaps)(uint8_t ss[32], const uint8_t* ct, const uint8_t* dk);
 };
 
+// A kernel set, selected as every per-ISA implementation is
+// (platform/isa_select.h); the vector sets' kernels are the ISA namespaces
+// mlkem::avx2 and mlkem::avx512 (mlkem_simd_api.h).
 struct Impl {
   const char* name;   // "avx512", "avx2", "ref"
   // CpuFeature bits: the ISA file's compiled_features() (platform/isa.h), by
@@ -30,6 +33,7 @@ struct Impl {
   LevelOps ops[3];    // ML-KEM-512, -768, -1024
 };
 
+// Best first, the reference last.
 std::span<const Impl* const> impls();
 // The kernel sets (mlkem_impl_ref.cpp, mlkem_impl_simd.cpp).
 extern const Impl kImplRef, kImplAvx2, kImplAvx512;

@@ -10,6 +10,7 @@
 #include <initializer_list>
 
 #include "platform/cpu_features.h"
+#include "platform/isa_select.h"
 #include "gpucrypto/mlkem.h"
 #include "gpu/gpu_mlkem.h"
 #include "engine/offload.h"
@@ -31,11 +32,7 @@ const Impl* const kImpls[] = {&kImplAvx512, &kImplAvx2, &kImplRef};
 
 std::span<const Impl* const> impls() { return kImpls; }
 
-const Impl& select(uint32_t f) {
-  for (const Impl* impl : kImpls)
-    if ((impl->required & f) == impl->required) return *impl;
-  return kImplRef;
-}
+const Impl& select(uint32_t f) { return best_for(kImpls, f); }
 
 // env_config(): detected CPU features capped by GPUCRYPTO_BACKEND, shared
 // with babyKyber's batch API.

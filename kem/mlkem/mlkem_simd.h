@@ -296,21 +296,22 @@ struct SimdBackend : RefBackend {
   }
 };
 
+// One table per ISA namespace (mlkem_simd_api.h).
 inline constexpr PolyKernels kPolyAvx2{
-    mlkem_ntt_avx2,     mlkem_invntt_avx2,     mlkem_basemul_acc_avx2, mlkem_rej_uniform_avx2,
-    mlkem_compress_avx2, mlkem_decompress_avx2, mlkem_tobytes_avx2,     mlkem_frombytes_avx2,
-    mlkem_frommsg_avx2,  mlkem_tomsg_avx2,      mlkem_cbd_avx2};
+    avx2::ntt,      avx2::invntt,    avx2::basemul_acc, avx2::rej_uniform,
+    avx2::compress, avx2::decompress, avx2::tobytes,    avx2::frombytes,
+    avx2::frommsg,  avx2::tomsg,     avx2::cbd};
 inline constexpr PolyKernels kPolyAvx512{
-    mlkem_ntt_avx512,      mlkem_invntt_avx512,     mlkem_basemul_acc_avx512,
-    mlkem_rej_uniform_avx512, mlkem_compress_avx512, mlkem_decompress_avx512,
-    mlkem_tobytes_avx512,  mlkem_frombytes_avx512,  mlkem_frommsg_avx512,
-    mlkem_tomsg_avx512,    mlkem_cbd_avx512};
+    avx512::ntt,      avx512::invntt,    avx512::basemul_acc, avx512::rej_uniform,
+    avx512::compress, avx512::decompress, avx512::tobytes,    avx512::frombytes,
+    avx512::frommsg,  avx512::tomsg,     avx512::cbd};
 // AVX2: the lane-0 sponge measured slower than the scalar reference (rotations
 // are two shifts and an or), so H, G, J stay RefBackend's.
-inline constexpr KeccakKernels<4, KeccakX4> kKeccakAvx2{keccakx4_absorb_avx2, keccakx4_set_lane_avx2,
-                                                        keccakx4_squeeze_avx2, nullptr};
+inline constexpr KeccakKernels<4, KeccakX4> kKeccakAvx2{
+    avx2::keccakx4_absorb, avx2::keccakx4_set_lane, avx2::keccakx4_squeeze, nullptr};
 inline constexpr KeccakKernels<8, KeccakX8> kKeccakAvx512{
-    keccakx8_absorb_avx512, keccakx8_set_lane_avx512, keccakx8_squeeze_avx512, keccak1_sponge_avx512};
+    avx512::keccakx8_absorb, avx512::keccakx8_set_lane, avx512::keccakx8_squeeze,
+    avx512::keccak1_sponge};
 
 using Avx2Backend = SimdBackend<4, KeccakX4, kKeccakAvx2, kPolyAvx2>;
 using Avx512Backend = SimdBackend<8, KeccakX8, kKeccakAvx512, kPolyAvx512>;

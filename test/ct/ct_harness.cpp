@@ -355,7 +355,7 @@ void check_gcm(Tally* t) {
 // ciphertext: the implicit-rejection choice must not branch), and the batch
 // paths (the vector path babykyber_batch_impl() names; under valgrind 3.19
 // run with GPUCRYPTO_BACKEND=ref: valgrind cannot decode the reg-reg VEX
-// vmovq that GCC emits in kem/babykyber/batch_avx2.cpp).
+// vmovq that GCC emits in kem/babykyber/avx2.cpp).
 void check_kem(Tally* t) {
   uint8_t seed[BABYKYBER_KEYGEN_SEED_BYTES], pk[BABYKYBER_PUBLICKEY_BYTES],
       sk[BABYKYBER_SECRETKEY_BYTES], ct[BABYKYBER_CIPHERTEXT_BYTES],

@@ -8,7 +8,8 @@
 // (13 bytes, answers the tag padding), `tlsivfixed`, `tlsivgen`, `tlsivinv`
 // and the in-place TLS 1.2 record [explicit nonce | payload | tag] through
 // EVP_Cipher with the 2^64 record limit on encryption. The mode itself is
-// ciphers/gcm (gcm_mode.h); large calls go to the pool (engine/gcm_parallel.h).
+// ciphers/gcm (gcm_mode.h); the whole blocks of large calls go to the
+// dispatcher (engine/dispatcher.h, dispatch_gcm), which runs them on the pool.
 #include "provider/cipher_gcm.h"
 
 #include <openssl/core_dispatch.h>
@@ -33,7 +34,7 @@
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
 #include "engine/diag_write.h"
-#include "engine/gcm_parallel.h"
+#include "engine/dispatcher.h"
 #include "provider/cipher_table.h"
 #include "provider/cipher_params.h"
 #include "provider/openssl_line.h"
@@ -101,7 +102,9 @@ struct GcmCtx {
   const ProvCtx* prov = nullptr;
   const GcmDesc* desc = nullptr;
   const CipherAlgo* algo = nullptr;
-  GcmBulk bulk{};
+  // Data calls below this many bytes never reach the dispatcher
+  // (pool_call_limit, computed once per context).
+  size_t pool_limit = SIZE_MAX;
   bool enc = true;
   bool key_set = false;
   bool iv_gen = false;
@@ -129,7 +132,7 @@ void* newctx_for(void* provctx, const GcmDesc* d) {
   c->prov = static_cast<const ProvCtx*>(provctx);
   c->desc = d;
   c->algo = &d->algo();
-  c->bulk = gcm_bulk_for(c->prov->config);
+  c->pool_limit = pool_call_limit(c->prov->config);
   return c;
 }
 
@@ -269,6 +272,18 @@ size_t tls_init(GcmCtx* c, const uint8_t* aad, size_t len) {
 
 // --- the cipher --------------------------------------------------------------
 
+// Data: small calls whole on the calling thread (gcm_crypt), large ones with
+// their whole blocks dispatched by the engine (its pool). 0 or -1 as
+// gcm_crypt.
+int crypt(GcmCtx* c, const uint8_t* in, uint8_t* out, size_t len) {
+  if (len < c->pool_limit) [[likely]] return gcm_crypt(c->key, &c->st, in, out, len, c->enc);
+  if (gcm_crypt_begin(c->key, &c->st, in, out, len, c->enc) != 0) return -1;
+  const size_t whole = len / 16;
+  dispatch_gcm(c->key, c->st.ctr, c->st.xi, in, out, whole, c->enc, c->prov->config);
+  gcm_crypt_end(c->key, &c->st, in + 16 * whole, out + 16 * whole, len % 16, c->enc);
+  return 0;
+}
+
 // One TLS 1.2 record in place: [explicit nonce 8 | payload | tag 16].
 int tls_cipher(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigned char* in, size_t len) {
   int rv = 0;
@@ -284,7 +299,7 @@ int tls_cipher(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigned cha
   out += kTlsExplicitIv;
   len -= kTlsExplicitIv + kTagMax;
   gcm_aad(c->key, &c->st, c->buf, c->tls_aad_len);
-  if (gcm_crypt(c->key, &c->st, in, out, len, c->enc, &c->bulk) != 0) goto err;
+  if (crypt(c, in, out, len) != 0) goto err;
   c->taglen = kTagMax;  // as ossl_gcm_one_shot (the "tag" parameter then reads buf)
   if (c->enc) {
     gcm_tag(c->key, &c->st, out + len);
@@ -334,8 +349,7 @@ int cipher_internal(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigne
     c->iv_state = IvState::kCopied;
   }
   if (in != nullptr) {
-    const int r = out == nullptr ? gcm_aad(c->key, &c->st, in, len)
-                                 : gcm_crypt(c->key, &c->st, in, out, len, c->enc, &c->bulk);
+    const int r = out == nullptr ? gcm_aad(c->key, &c->st, in, len) : crypt(c, in, out, len);
     if (r != 0) {
       GPUC_RAISE(c->prov, r == -2 ? kErrBadParam : kErrLengthOverflow,
                  r == -2 ? "AAD after data" : "GCM length limit");

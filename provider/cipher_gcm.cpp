@@ -414,32 +414,20 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 
 // --- params ------------------------------------------------------------------
 
-// OSSL_PARAM_locate without a libc strcmp per name: libssl and `openssl speed`
-// query one parameter at a time (ivlen, keylen, padding, tag) several times
-// per record, and the first-character test rejects most names at once. Same
-// result as OSSL_PARAM_locate (the first match).
-template <class P>
-P* find(P* params, const char* name) {
-  for (P* p = params; p != nullptr && p->key != nullptr; ++p) {
-    if (p->key[0] == name[0] && std::strcmp(p->key, name) == 0) return p;
-  }
-  return nullptr;
-}
-
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<GcmCtx*>(vctx);
   OSSL_PARAM* p;
-  if ((p = find(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->ivlen))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->taglen != kUnset ? c->taglen : kTagMax))
     goto bad;
   for (const char* name : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-    if ((p = find(params, name)) == nullptr) continue;
+    if ((p = find_param(params, name)) == nullptr) continue;
     if (c->iv_state == IvState::kUninitialised) return 0;
     if (c->ivlen > p->data_size) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", name, c->ivlen);
@@ -448,10 +436,10 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
     if (!OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_ptr(p, &c->iv, c->ivlen))
       goto bad;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
     const size_t sz = p->data_size;
     if (sz == 0 || sz > kTagMax || !c->enc || c->taglen == kUnset) {
       GPUC_RAISE(c->prov, kErrBadParam, "the tag is read after final on encryption, 1 to 16 bytes");
@@ -459,12 +447,12 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
     }
     if (!OSSL_PARAM_set_octet_string(p, c->buf, sz)) goto bad;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !getivgen(c, static_cast<uint8_t*>(p->data), p->data_size))
       return 0;
   }
-  if (openssl_35_rules() && (p = find(params, kParamIvGenerated)) != nullptr &&
+  if (openssl_35_rules() && (p = find_param(params, kParamIvGenerated)) != nullptr &&
       !OSSL_PARAM_set_uint(p, c->iv_gen_rand ? 1 : 0))
     goto bad;
   return 1;
@@ -478,7 +466,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   if (params == nullptr) return 1;
   const OSSL_PARAM* p;
   size_t sz;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
     void* vp = c->buf;
     if (!OSSL_PARAM_get_octet_string(p, &vp, kTagMax, &sz)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tag' must be an octet string of 1 to 16 bytes");
@@ -490,7 +478,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->taglen = sz;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
     if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > kIvMax) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "GCM IVs are 1 to %zu bytes", kIvMax);
       return 0;
@@ -501,7 +489,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       c->ivlen = sz;
     }
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsaad' must be an octet string");
       return 0;
@@ -513,14 +501,14 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->tls_aad_pad_sz = sz;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING ||
         !tls_iv_set_fixed(c, static_cast<const uint8_t*>(p->data), p->data_size)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsivfixed': 4 or more bytes, 8 left for the record nonce");
       return 0;
     }
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !setivinv(c, static_cast<const uint8_t*>(p->data), p->data_size))
       return 0;

@@ -1,8 +1,8 @@
 // The per-algorithm "hw" hook struct every block cipher implementation fills
 // in (one per instruction set), and the algorithm descriptor that lists them.
 // The provider's generic mode layer (ECB, CTR, CBC, CFB, OFB, CFB8, CFB1), the
-// GCM mode (ciphers/gcm, through the CTR and encrypt hooks) and the dispatcher
-// only see these.
+// GCM mode (ciphers/gcm, through the CTR and encrypt hooks, or an
+// implementation's own GCM hooks, GcmHw) and the dispatcher only see these.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,9 @@
 namespace gpucrypto {
 
 inline constexpr size_t kMaxBlockBytes = 32;  // Rijndael-256
+
+struct GhashKey;  // ciphers/ghash/ghash.h
+struct GcmHw;
 
 // One implementation of one block cipher on one instruction set.
 // Contract for every hook:
@@ -66,6 +69,55 @@ struct CipherHw {
   using BitFn = void (*)(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
                          bool encrypt);
   BitFn cfb1 = nullptr;
+
+  // GCM hooks of this implementation (16-byte blocks only); nullptr: the GCM
+  // mode composes GCM from setkey, encrypt(0^128) for H, encrypt for E_K(J0)
+  // and ctr with a GHASH implementation, with the same results.
+  const GcmHw* gcm = nullptr;
+};
+
+// A fused GCM bulk kernel: CTR with a 32-bit counter and GHASH of the
+// ciphertext in one pass, so the cipher and carry-less-multiply units
+// overlap. Contract, besides CipherHw's (constant time, concurrent calls on
+// one read-only schedule, in == out allowed):
+//  * `ks` is the schedule GcmHw::setkey wrote; `key` a GhashKey with all its
+//    powers (npowers == kGhashPowers, ciphers/ghash/ghash.h), set by any
+//    GHASH implementation (the kernel reads its layout, which all share).
+//  * The caller guarantees that the low 32 bits of `ctr` do not wrap inside
+//    a call and that nblocks >= min_blocks; `ctr` is advanced by nblocks
+//    (full carry, as CipherHw::ctr), `xi` (spec byte order) absorbs the
+//    ciphertext blocks.
+struct GcmFusedHw {
+  const char* name;   // "vaes512-vpclmul"
+  uint32_t required;  // CpuFeature bits the kernel needs
+  // Shorter runs cost more here than in `ctr` below plus a GHASH hook.
+  size_t min_blocks;
+  using Fn = void (*)(const void* ks, const GhashKey* key, uint8_t xi[16], uint8_t ctr[16],
+                      const uint8_t* in, uint8_t* out, size_t nblocks);
+  Fn encrypt;
+  Fn decrypt;
+  // The CTR (CipherHw::ctr's contract) that the mode stitches with GHASH for
+  // the runs the kernel does not take (fewer than min_blocks, or a key
+  // without all its powers).
+  void (*ctr)(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+};
+
+// An implementation's own GCM key setup (as OpenSSL's PROV_GCM_HW setkey:
+// the per-key work fused into one pass) and bulk kernel. Chosen once per key
+// with the CipherHw it belongs to, when `required` is in the features.
+struct GcmHw {
+  uint32_t required;  // CpuFeature bits setkey and encrypt_block need
+  // Writes the encryption schedule into `ks` (the CipherHw's layout and
+  // size; the parts encryption reads, whatever the schedule held before:
+  // no zeroing is needed first), h = E_K(0^128) and, when j0 is not null,
+  // ek0 = E_K(j0) (the tag mask of a message whose IV came with the key).
+  // The result serves the CipherHw's encrypt and ctr hooks too.
+  void (*setkey)(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16], const uint8_t* j0,
+                 uint8_t ek0[16]);
+  // One block, out = E_K(in), on that schedule (E_K(J0) per message).
+  void (*encrypt_block)(const void* ks, const uint8_t in[16], uint8_t out[16]);
+  // nullptr: the mode stitches the CipherHw's ctr and GHASH per 4 KiB.
+  const GcmFusedHw* fused;
 };
 
 // A block cipher: its sizes and its implementations, best first; the last

@@ -11,6 +11,7 @@
 #include <new>
 #include <vector>
 
+#include "ciphers/gcm/gcm_mode.h"
 #include "engine/diag_write.h"
 #include "engine/offload.h"
 #include "engine/thread_pool.h"
@@ -157,6 +158,15 @@ void chained_parallel(const CipherJob& job, size_t chunk, size_t threads) {
       threads);
 }
 
+// The pool's part of the dispatch rule, for every kind of job: `bytes` of at
+// least mt_min_bytes in more than one chunk, and more than one thread
+// configured (or online). The threads to use, 0 for the calling thread.
+size_t pool_threads(size_t bytes, size_t nblocks, size_t chunk, const EngineConfig& cfg) {
+  if (bytes < cfg.mt_min_bytes || cfg.threads == 1 || nblocks <= chunk) return 0;
+  const size_t threads = cfg.threads != 0 ? cfg.threads : ThreadPool::instance().threads();
+  return threads > 1 ? threads : 0;
+}
+
 // The part of `job` from block `first` on, as a job of its own.
 CipherJob tail_of(const CipherJob& job, size_t first, uint8_t* ctr_buf) {
   CipherJob t = job;
@@ -235,19 +245,15 @@ Served dispatch_large(const CipherJob& whole, const EngineConfig& cfg) {
   Served served = Served::kCallingThread;
 
   const size_t chunk = (kChunkBytes + bs - 1) / bs;
-  if (rest >= cfg.mt_min_bytes && cfg.threads != 1 && job.nblocks > chunk) {
-    ThreadPool& pool = ThreadPool::instance();
-    const size_t threads = cfg.threads != 0 ? cfg.threads : pool.threads();
-    if (threads > 1) {
-      if (chain) {
-        chained_parallel(job, chunk, threads);
-      } else {
-        pool.parallel_for(job.nblocks, chunk,
-                          [&job](size_t b, size_t e) { run_blocks(job, b, e - b); }, threads);
-      }
-      served = Served::kThreadPool;
-      if (cfg.log) log_served(job, served, threads);
+  if (const size_t threads = pool_threads(rest, job.nblocks, chunk, cfg); threads != 0) {
+    if (chain) {
+      chained_parallel(job, chunk, threads);
+    } else {
+      ThreadPool::instance().parallel_for(
+          job.nblocks, chunk, [&job](size_t b, size_t e) { run_blocks(job, b, e - b); }, threads);
     }
+    served = Served::kThreadPool;
+    if (cfg.log) log_served(job, served, threads);
   }
   if (served == Served::kCallingThread) {
     uint8_t c[kMaxBlockBytes];
@@ -261,6 +267,41 @@ Served dispatch_large(const CipherJob& whole, const EngineConfig& cfg) {
   if (whole.kind == JobKind::kCtr) ctr_add(whole.ctr, bs, whole.nblocks);
   if (chain) std::memcpy(whole.ctr, last, bs);
   return gpu_done != 0 ? Served::kGpu : served;
+}
+
+Served dispatch_gcm(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in,
+                    uint8_t* out, size_t nblocks, bool enc, const EngineConfig& cfg) {
+  constexpr size_t kChunkBlocks = kChunkBytes / 16;
+  const size_t threads = pool_threads(16 * nblocks, nblocks, kChunkBlocks, cfg);
+  if (threads == 0) {
+    gcm_blocks(k, ctr, xi, in, out, nblocks, enc);
+    return Served::kCallingThread;
+  }
+  const size_t chunks = (nblocks + kChunkBlocks - 1) / kChunkBlocks;
+  // partial[c] = chunk c's GHASH from zero times H^(blocks after the chunk):
+  // GHASH is linear, so xi * H^n ^ XOR of the partials is the whole GHASH.
+  std::vector<uint8_t> partial(16 * chunks);
+  ThreadPool::instance().parallel_for(
+      nblocks, kChunkBlocks,
+      [&](size_t b, size_t e) {
+        uint8_t c[16], x[16] = {}, p[16];
+        std::memcpy(c, ctr, 16);
+        gcm_ctr32_add(c, b);
+        gcm_blocks(k, c, x, in + 16 * b, out + 16 * b, e - b, enc);
+        gf128_pow(*k.ghash, p, k.h, nblocks - e);
+        k.ghash->mul(partial.data() + 16 * (b / kChunkBlocks), x, p);
+        OPENSSL_cleanse(x, sizeof x);
+      },
+      threads);
+  uint8_t p[16];
+  gf128_pow(*k.ghash, p, k.h, nblocks);
+  k.ghash->mul(xi, xi, p);
+  for (size_t c = 0; c < chunks; ++c) {
+    for (int i = 0; i < 16; ++i) xi[i] ^= partial[16 * c + i];
+  }
+  OPENSSL_cleanse(partial.data(), partial.size());
+  gcm_ctr32_add(ctr, nblocks);
+  return Served::kThreadPool;
 }
 
 }  // namespace gpucrypto

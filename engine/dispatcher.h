@@ -16,6 +16,8 @@
 
 namespace gpucrypto {
 
+struct GcmKey;  // ciphers/gcm/gcm_mode.h
+
 // What a job computes over its whole blocks. ECB and CTR are independent per
 // block; CBC and CFB decryption depend only on ciphertext, which is all in
 // the input, so they split like the others (engine/block_modes.h).
@@ -52,6 +54,12 @@ Served dispatch_large(const CipherJob& job, const EngineConfig& cfg);
 // the pool.
 inline constexpr size_t kChunkBytes = 64 * 1024;
 
+// Calls moving fewer bytes than this never reach the pool: below
+// mt_min_bytes, or one chunk at most.
+inline size_t pool_call_limit(const EngineConfig& cfg) {
+  return cfg.mt_min_bytes > kChunkBytes ? cfg.mt_min_bytes : kChunkBytes + 1;
+}
+
 // Small calls stay inline on the calling thread: no pool, no GPU runtime,
 // nothing but the cipher itself (16-byte updates cost what the cipher costs).
 // Calls moving fewer bytes than this are small: the pool would not split
@@ -62,7 +70,7 @@ inline constexpr size_t kChunkBytes = 64 * 1024;
 // settings never do that for small calls. Callers that dispatch many calls
 // under one configuration (a cipher context) may compute it once.
 inline size_t small_call_limit(const EngineConfig& cfg) {
-  const size_t pool = cfg.mt_min_bytes > kChunkBytes ? cfg.mt_min_bytes : kChunkBytes + 1;
+  const size_t pool = pool_call_limit(cfg);
   const size_t gpu = cfg.gpu_min_bytes ? *cfg.gpu_min_bytes : cfg.mt_min_bytes;
   return gpu < pool && gpu::usable() ? gpu : pool;
 }
@@ -99,6 +107,18 @@ inline Served dispatch(const CipherJob& job, const EngineConfig& cfg, size_t sma
 inline Served dispatch(const CipherJob& job, const EngineConfig& cfg) {
   return dispatch(job, cfg, small_call_limit(cfg));
 }
+
+// GCM's whole blocks, as gcm_blocks (ciphers/gcm/gcm_mode.h: CTR with inc32
+// from `ctr`, GHASH of the ciphertext into `xi`, both advanced), under the
+// pool rule of the jobs above: at least mt_min_bytes and more than one
+// chunk go to the pool, in the same chunks, each running CTR from its own
+// counter and a GHASH from zero; the partial values are combined with powers
+// of H into exactly the value one thread computes, so the tag is
+// byte-identical. There is no GPU path. The key needs all its powers
+// (gcm_crypt_begin gives them) when another thread may read it. Callers skip
+// it for calls below pool_call_limit(cfg): those stay on the calling thread.
+Served dispatch_gcm(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in,
+                    uint8_t* out, size_t nblocks, bool enc, const EngineConfig& cfg);
 
 // Runs whole blocks [first, first + n) of the job on the calling thread
 // (job.ctr is not advanced). CBC/CFB decryption chain block `first` to the

@@ -8,7 +8,8 @@
 // (13 bytes, answers the tag padding), `tlsivfixed`, `tlsivgen`, `tlsivinv`
 // and the in-place TLS 1.2 record [explicit nonce | payload | tag] through
 // EVP_Cipher with the 2^64 record limit on encryption. The mode itself is
-// ciphers/gcm (gcm_mode.h); large calls go to the pool (engine/gcm_parallel.h).
+// ciphers/gcm (gcm_mode.h); the whole blocks of large calls go to the
+// dispatcher (engine/dispatcher.h, dispatch_gcm), which runs them on the pool.
 #include "provider/cipher_gcm.h"
 
 #include <openssl/core_dispatch.h>
@@ -33,7 +34,7 @@
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
 #include "engine/diag_write.h"
-#include "engine/gcm_parallel.h"
+#include "engine/dispatcher.h"
 #include "provider/cipher_table.h"
 #include "provider/cipher_params.h"
 #include "provider/openssl_line.h"
@@ -101,7 +102,9 @@ struct GcmCtx {
   const ProvCtx* prov = nullptr;
   const GcmDesc* desc = nullptr;
   const CipherAlgo* algo = nullptr;
-  GcmBulk bulk{};
+  // Data calls below this many bytes never reach the dispatcher
+  // (pool_call_limit, computed once per context).
+  size_t pool_limit = SIZE_MAX;
   bool enc = true;
   bool key_set = false;
   bool iv_gen = false;
@@ -129,7 +132,7 @@ void* newctx_for(void* provctx, const GcmDesc* d) {
   c->prov = static_cast<const ProvCtx*>(provctx);
   c->desc = d;
   c->algo = &d->algo();
-  c->bulk = gcm_bulk_for(c->prov->config);
+  c->pool_limit = pool_call_limit(c->prov->config);
   return c;
 }
 
@@ -269,6 +272,18 @@ size_t tls_init(GcmCtx* c, const uint8_t* aad, size_t len) {
 
 // --- the cipher --------------------------------------------------------------
 
+// Data: small calls whole on the calling thread (gcm_crypt), large ones with
+// their whole blocks dispatched by the engine (its pool). 0 or -1 as
+// gcm_crypt.
+int crypt(GcmCtx* c, const uint8_t* in, uint8_t* out, size_t len) {
+  if (len < c->pool_limit) [[likely]] return gcm_crypt(c->key, &c->st, in, out, len, c->enc);
+  if (gcm_crypt_begin(c->key, &c->st, in, out, len, c->enc) != 0) return -1;
+  const size_t whole = len / 16;
+  dispatch_gcm(c->key, c->st.ctr, c->st.xi, in, out, whole, c->enc, c->prov->config);
+  gcm_crypt_end(c->key, &c->st, in + 16 * whole, out + 16 * whole, len % 16, c->enc);
+  return 0;
+}
+
 // One TLS 1.2 record in place: [explicit nonce 8 | payload | tag 16].
 int tls_cipher(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigned char* in, size_t len) {
   int rv = 0;
@@ -284,7 +299,7 @@ int tls_cipher(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigned cha
   out += kTlsExplicitIv;
   len -= kTlsExplicitIv + kTagMax;
   gcm_aad(c->key, &c->st, c->buf, c->tls_aad_len);
-  if (gcm_crypt(c->key, &c->st, in, out, len, c->enc, &c->bulk) != 0) goto err;
+  if (crypt(c, in, out, len) != 0) goto err;
   c->taglen = kTagMax;  // as ossl_gcm_one_shot (the "tag" parameter then reads buf)
   if (c->enc) {
     gcm_tag(c->key, &c->st, out + len);
@@ -334,8 +349,7 @@ int cipher_internal(GcmCtx* c, unsigned char* out, size_t* padlen, const unsigne
     c->iv_state = IvState::kCopied;
   }
   if (in != nullptr) {
-    const int r = out == nullptr ? gcm_aad(c->key, &c->st, in, len)
-                                 : gcm_crypt(c->key, &c->st, in, out, len, c->enc, &c->bulk);
+    const int r = out == nullptr ? gcm_aad(c->key, &c->st, in, len) : crypt(c, in, out, len);
     if (r != 0) {
       GPUC_RAISE(c->prov, r == -2 ? kErrBadParam : kErrLengthOverflow,
                  r == -2 ? "AAD after data" : "GCM length limit");
@@ -400,32 +414,20 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 
 // --- params ------------------------------------------------------------------
 
-// OSSL_PARAM_locate without a libc strcmp per name: libssl and `openssl speed`
-// query one parameter at a time (ivlen, keylen, padding, tag) several times
-// per record, and the first-character test rejects most names at once. Same
-// result as OSSL_PARAM_locate (the first match).
-template <class P>
-P* find(P* params, const char* name) {
-  for (P* p = params; p != nullptr && p->key != nullptr; ++p) {
-    if (p->key[0] == name[0] && std::strcmp(p->key, name) == 0) return p;
-  }
-  return nullptr;
-}
-
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<GcmCtx*>(vctx);
   OSSL_PARAM* p;
-  if ((p = find(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->ivlen))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->taglen != kUnset ? c->taglen : kTagMax))
     goto bad;
   for (const char* name : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-    if ((p = find(params, name)) == nullptr) continue;
+    if ((p = find_param(params, name)) == nullptr) continue;
     if (c->iv_state == IvState::kUninitialised) return 0;
     if (c->ivlen > p->data_size) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", name, c->ivlen);
@@ -434,10 +436,10 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
     if (!OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_ptr(p, &c->iv, c->ivlen))
       goto bad;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz))
     goto bad;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
     const size_t sz = p->data_size;
     if (sz == 0 || sz > kTagMax || !c->enc || c->taglen == kUnset) {
       GPUC_RAISE(c->prov, kErrBadParam, "the tag is read after final on encryption, 1 to 16 bytes");
@@ -445,12 +447,12 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
     }
     if (!OSSL_PARAM_set_octet_string(p, c->buf, sz)) goto bad;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !getivgen(c, static_cast<uint8_t*>(p->data), p->data_size))
       return 0;
   }
-  if (openssl_35_rules() && (p = find(params, kParamIvGenerated)) != nullptr &&
+  if (openssl_35_rules() && (p = find_param(params, kParamIvGenerated)) != nullptr &&
       !OSSL_PARAM_set_uint(p, c->iv_gen_rand ? 1 : 0))
     goto bad;
   return 1;
@@ -464,7 +466,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   if (params == nullptr) return 1;
   const OSSL_PARAM* p;
   size_t sz;
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
     void* vp = c->buf;
     if (!OSSL_PARAM_get_octet_string(p, &vp, kTagMax, &sz)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tag' must be an octet string of 1 to 16 bytes");
@@ -476,7 +478,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->taglen = sz;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
     if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > kIvMax) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "GCM IVs are 1 to %zu bytes", kIvMax);
       return 0;
@@ -487,7 +489,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       c->ivlen = sz;
     }
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsaad' must be an octet string");
       return 0;
@@ -499,14 +501,14 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->tls_aad_pad_sz = sz;
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING ||
         !tls_iv_set_fixed(c, static_cast<const uint8_t*>(p->data), p->data_size)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsivfixed': 4 or more bytes, 8 left for the record nonce");
       return 0;
     }
   }
-  if ((p = find(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
+  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !setivinv(c, static_cast<const uint8_t*>(p->data), p->data_size))
       return 0;

@@ -705,19 +705,6 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 
 // --- params ------------------------------------------------------------------
 
-// OSSL_PARAM_locate with the first byte compared before the strcmp: libssl
-// and EVP_CipherInit query one or two parameters per call, so a get/set runs
-// a dozen lookups that almost all miss (a new IV per small message spent ~40 %
-// of its instructions in OSSL_PARAM_locate/strcmp). Same result: the first
-// entry with that key.
-template <class P>
-P* find_param(P* params, const char* key) {
-  if (params == nullptr) return nullptr;
-  for (P* p = params; p->key != nullptr; ++p)
-    if (p->key[0] == key[0] && std::strcmp(p->key, key) == 0) return p;
-  return nullptr;
-}
-
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<CipherCtx*>(vctx);
   OSSL_PARAM* p;

@@ -12,10 +12,10 @@
 #include <random>
 
 #include "ciphers/gcm/gcm_mode.h"
-#include "ciphers/gcm/ghash.h"
+#include "ciphers/ghash/ghash.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
-#include "engine/gcm_parallel.h"
+#include "engine/dispatcher.h"
 #include "platform/cpu_features.h"
 #include "test/gcm_util.h"
 
@@ -115,7 +115,7 @@ TEST(GcmVectors, KeyWithIv) {
     const CipherAlgo& a = algo_of(t.cipher);
     GcmKey k;
     ASSERT_TRUE(gcm_set_key_iv(&k, a, f, t.key.data(), t.iv.data(), t.iv.size()));
-    EXPECT_EQ(k.has_ek0, t.iv.size() == 12 && k.aesni_block);
+    EXPECT_EQ(k.has_ek0, t.iv.size() == 12 && k.gcm != nullptr);
     Bytes tag;
     EXPECT_EQ(to_hex(run(k, t, true, 0, &tag)), to_hex(t.ct));
     EXPECT_EQ(to_hex(tag), to_hex(t.tag));
@@ -266,12 +266,12 @@ TEST(GcmVectors, Ctr32WrapAndPoolCombination) {
     const size_t n = data.size() / 16;
     Bytes c1 = ctr0, x1(16, 7), o1(16 * n), c2 = ctr0, x2(16, 7), o2(16 * n);
     gcm_blocks(k, c1.data(), x1.data(), data.data(), o1.data(), n, true);
-    gcm_parallel_blocks(&cfg, k, c2.data(), x2.data(), data.data(), o2.data(), n, true);
+    dispatch_gcm(k, c2.data(), x2.data(), data.data(), o2.data(), n, true, cfg);
     EXPECT_EQ(o1, o2);
     EXPECT_EQ(to_hex(x1), to_hex(x2));
     EXPECT_EQ(to_hex(c1), to_hex(c2));
     Bytes c3 = ctr0, x3(16, 7), o3 = o1;
-    gcm_parallel_blocks(&cfg, k, c3.data(), x3.data(), o3.data(), o3.data(), n, false);  // in place
+    dispatch_gcm(k, c3.data(), x3.data(), o3.data(), o3.data(), n, false, cfg);  // in place
     EXPECT_EQ(0, std::memcmp(o3.data(), data.data(), 16 * n));
     EXPECT_EQ(to_hex(x3), to_hex(x1));
   }

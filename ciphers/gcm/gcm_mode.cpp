@@ -3,9 +3,6 @@
 // constant-time hooks, and the byte loops below index only by position.
 #include "ciphers/gcm/gcm_mode.h"
 
-#include "ciphers/gcm/internal.h"
-#include "ciphers/rijndael/internal.h"
-
 #include <openssl/crypto.h>
 
 #include <algorithm>
@@ -18,7 +15,6 @@ constexpr uint8_t kZero[16] = {};
 // Stitched path: CTR then GHASH (or GHASH then CTR) per piece this size, so
 // the second pass reads what the first left in L1.
 constexpr size_t kStitchBlocks = 256;
-constexpr size_t kFusedMinBlocks = 8;
 // Runs of at least this many blocks extend the key to all its powers.
 constexpr size_t kExtendBlocks = 16;
 
@@ -43,21 +39,18 @@ void store_be64(uint8_t* p, uint64_t v) {
 // One run whose low counter word does not wrap.
 void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
              size_t n, bool enc) {
-  // A few blocks: the CTR hook's short path (AES-NI on xmm for VAES) costs
-  // less than broadcasting every round key to zmm.
-  if (k.fused != nullptr && n >= kFusedMinBlocks && k.gkey.npowers == kGhashPowers) {
+  // A few blocks: the kernel's own CTR for them (AES-NI on xmm for VAES:
+  // the VAES-512 CTR hook takes 4 to 7 blocks as a whole 32-block batch of
+  // masked zmm loads and stores) costs less than broadcasting every round
+  // key to zmm. k.ctr is that CTR (GcmFusedHw::ctr).
+  if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers == kGhashPowers) {
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
   }
-  // Under the fused kernel's minimum, AES-NI on xmm directly (the fused
-  // kernels run on the AES schedule, and a CPU with one has AES-NI): the
-  // VAES-512 CTR hook takes 4 to 7 blocks as a whole 32-block batch of masked
-  // zmm loads and stores, which costs more than the blocks themselves.
-  const auto ctr_hook = k.fused != nullptr ? rijndael_impl::aesni_ctr : k.hw->ctr;
   while (n != 0) {
     const size_t m = std::min(n, kStitchBlocks);
     if (!enc) k.ghash->ghash(&k.gkey, xi, in, m);  // before an in-place write
-    ctr_hook(k.ks, ctr, in, out, m);
+    k.ctr(k.ks, ctr, in, out, m);
     if (enc) k.ghash->ghash(&k.gkey, xi, out, m);
     in += 16 * m;
     out += 16 * m;
@@ -120,29 +113,25 @@ bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t
     if (hw == nullptr || gh == nullptr || hw->ks_bytes > kGcmMaxSchedule ||
         (hw->required & ~features) != 0 || (gh->required & ~features) != 0)
       return false;
-    const bool aes = std::strncmp(algo.name, "AES-", 4) == 0;
     k->hw = hw;
     k->ghash = gh;
-    k->aesni_keys = aes && (gcm_impl::kAesKeysAesniRequired & ~features) == 0;
-    // A named block implementation (tests) still encrypts each J0 itself.
-    k->aesni_block = k->aesni_keys && block_impl == nullptr;
-    // The fused kernel runs on ciphers/rijndael's AES schedule, whichever AES
-    // implementation wrote it.
-    k->fused = fused && aes && block_impl == nullptr && ghash_impl == nullptr ? select_aes_gcm(features)
-                                                                              : nullptr;
+    k->gcm = hw->gcm != nullptr && (hw->gcm->required & ~features) == 0 ? hw->gcm : nullptr;
+    // Named implementations (tests) keep the stitched path.
+    const GcmFusedHw* f = k->gcm != nullptr && fused && block_impl == nullptr && ghash_impl == nullptr
+                              ? k->gcm->fused
+                              : nullptr;
+    k->fused = f != nullptr && (f->required & ~features) == 0 ? f : nullptr;
+    k->ctr = k->fused != nullptr ? k->fused->ctr : hw->ctr;
     k->chosen_for = named ? nullptr : &algo;
     k->chosen_features = features;
   }
   k->has_ek0 = false;
-  if (k->aesni_keys) {
-    // Same enc rows as any AES implementation's, no dec keys.
-    if (j0 != nullptr && k->aesni_block) {
-      std::memcpy(k->j0, j0, 16);
-      gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h, k->j0, k->ek0);
-      k->has_ek0 = true;
-    } else {
-      gcm_impl::aes_setkey_aesni(k->ks, key, algo.key_bytes, k->h);
-    }
+  if (k->gcm != nullptr) {
+    // The implementation's own pass: the schedule GCM reads, H, and E_K(J0)
+    // when the IV came with the key.
+    if (j0 != nullptr) std::memcpy(k->j0, j0, 16);
+    k->gcm->setkey(k->ks, key, algo.key_bytes, k->h, j0 != nullptr ? k->j0 : nullptr, k->ek0);
+    k->has_ek0 = j0 != nullptr;
   } else {
     // The block cipher's own key setup (SM4's GFNI implementations: the GFNI
     // S-box schedule, ciphers/sm4/keys_gfni.cpp).
@@ -189,8 +178,8 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
   }
   if (k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0) {  // J0 is public
     std::memcpy(s->ek0, k.ek0, 16);
-  } else if (k.aesni_block) {
-    gcm_impl::aes_encrypt_block_aesni(k.ks, s->ctr, s->ek0);
+  } else if (k.gcm != nullptr) {
+    k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
   } else {
     k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
   }
@@ -225,8 +214,11 @@ int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
   return 0;
 }
 
-int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc,
-              const GcmBulk* bulk) {
+namespace {
+
+// gcm_crypt_begin; inline in gcm_crypt, the per-message path.
+[[gnu::always_inline]] inline int crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out,
+                                     size_t& len, bool enc) {
   const uint64_t mlen = s->mlen + len;
   if (mlen > (uint64_t(1) << 36) - 32 || mlen < len) return -1;
   s->mlen = mlen;
@@ -236,24 +228,42 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
   }
   if (s->mres != 0) {
     s->mres = partial(k, s, s->mres, in, out, len, enc);
-    if (s->mres != 0) return 0;
+    if (s->mres != 0) return 0;  // len is 0
   }
-  const size_t whole = len / 16;
-  if (whole != 0) {
-    if (whole >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
-    if (bulk != nullptr && whole * 16 >= bulk->min_bytes) {
-      bulk->run(bulk->arg, k, s->ctr, s->xi, in, out, whole, enc);
-    } else {
-      gcm_blocks(k, s->ctr, s->xi, in, out, whole, enc);
-    }
-    in += 16 * whole;
-    out += 16 * whole;
-    len -= 16 * whole;
-  }
+  if (len / 16 >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
+  return 0;
+}
+
+[[gnu::always_inline]] inline void crypt_end(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out,
+                                    size_t len, bool enc) {
   if (len != 0) {
     next_kbuf(k, s);
     s->mres = partial(k, s, 0, in, out, len, enc);
   }
+}
+
+}  // namespace
+
+int gcm_crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out, size_t& len,
+                    bool enc) {
+  return crypt_begin(k, s, in, out, len, enc);
+}
+
+void gcm_crypt_end(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
+                   bool enc) {
+  crypt_end(k, s, in, out, len, enc);
+}
+
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc) {
+  if (crypt_begin(k, s, in, out, len, enc) != 0) return -1;
+  const size_t whole = len / 16;
+  if (whole != 0) {
+    gcm_blocks(k, s->ctr, s->xi, in, out, whole, enc);
+    in += 16 * whole;
+    out += 16 * whole;
+    len -= 16 * whole;
+  }
+  crypt_end(k, s, in, out, len, enc);
   return 0;
 }
 

@@ -10,31 +10,35 @@
 #include <cstdint>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/gcm/ghash.h"
+#include "ciphers/ghash/ghash.h"
 
 namespace gpucrypto {
 
 inline constexpr size_t kGcmMaxSchedule = 1024;  // AES (ciphers/rijndael KeySched), SM4
 
 // Everything one key needs, chosen once at key setup: the block cipher's
-// implementation and schedule, the GHASH implementation and its key, and a
-// fused AES-GCM kernel when one runs here. Plain data (memcpy copies it,
-// OPENSSL_cleanse wipes it).
+// implementation and schedule, its GCM hooks when it has some that run here,
+// the GHASH implementation and its key, and a fused kernel when one runs
+// here. Plain data (memcpy copies it, OPENSSL_cleanse wipes it).
 struct alignas(64) GcmKey {
   alignas(64) uint8_t ks[kGcmMaxSchedule];  // the block cipher's key schedule
   GhashKey gkey;
   uint8_t h[16];  // H = E_K(0^128), spec bytes
   const CipherHw* hw;
   const GhashHw* ghash;
-  const AesGcmHw* fused;  // nullptr: CTR hook and GHASH stitched per 4 KiB
-  bool aesni_keys;        // AES schedule and H with AESKEYGENASSIST (aes_keys_aesni.cpp)
-  bool aesni_block;       // E_K(J0) with AES-NI on the schedule (not through hw)
+  // hw->gcm when it runs here (key setup with H and E_K(J0), the J0 block),
+  // nullptr: the composition of hw's setkey and encrypt.
+  const GcmHw* gcm;
+  const GcmFusedHw* fused;  // nullptr: the CTR hook and GHASH stitched per 4 KiB
+  // The CTR hook of the stitched runs: fused->ctr with a fused kernel, else hw->ctr.
+  void (*ctr)(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
   // The implementations above were chosen for `algo` and `features` with no
   // names (the provider's case): a new key for them skips the choice.
   const CipherAlgo* chosen_for = nullptr;
   uint32_t chosen_features = 0;
   // E_K(j0), computed with the key when the message's IV came with it
-  // (gcm_set_key_iv); gcm_set_iv uses it for that J0. has_ek0 is public.
+  // (gcm_set_key_iv, with GCM hooks); gcm_set_iv uses it for that J0.
+  // has_ek0 is public.
   uint8_t j0[16];
   uint8_t ek0[16];
   bool has_ek0 = false;
@@ -51,16 +55,6 @@ struct GcmState {
   unsigned ares, mres;  // bytes of the current partial AAD / data block
 };
 
-// Whole blocks handed to a bulk runner (the engine's thread pool, engine/
-// gcm_parallel.h) instead of the calling thread: `ctr` and `xi` are advanced
-// as gcm_blocks would.
-struct GcmBulk {
-  size_t min_bytes;  // calls moving at least this many bytes go to run
-  void (*run)(const void* arg, const GcmKey& key, uint8_t ctr[16], uint8_t xi[16],
-              const uint8_t* in, uint8_t* out, size_t nblocks, bool enc);
-  const void* arg;
-};
-
 // Sets the key: `algo` must have 16-byte blocks and a schedule of at most
 // kGcmMaxSchedule bytes; implementations are chosen from `features`, or
 // named (tests: "ref", "pclmul", ...; nullptr = best; fused = false keeps the
@@ -71,17 +65,29 @@ bool gcm_set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uin
 
 // gcm_set_key (best implementations) for a key that comes with the first
 // message's IV, as in one-shot APIs and `openssl speed` (EVP_EncryptInit_ex
-// with both): for a 12-byte IV, E_K(J0) runs in the AES key expansion's pass
-// (where AES-NI expands the key) and gcm_set_iv takes it from the key.
+// with both): for a 12-byte IV, E_K(J0) runs in the pass of GcmHw::setkey
+// (AES-NI's key expansion) and gcm_set_iv takes it from the key.
 bool gcm_set_key_iv(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t* key,
                     const uint8_t* iv, size_t ivlen);
 
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen);
 // 0, or -1 (AAD over 2^61 bytes), -2 (AAD after data) as CRYPTO_gcm128_aad.
 int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len);
-// 0, or -1 (message over 2^36 - 32 bytes). in == out allowed.
-int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
-              bool enc, const GcmBulk* bulk = nullptr);
+// 0, or -1 (message over 2^36 - 32 bytes). in == out allowed. On the calling
+// thread: gcm_crypt_begin, gcm_blocks on the whole blocks, gcm_crypt_end.
+int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc);
+// gcm_crypt in steps, for a caller that runs the whole blocks elsewhere (the
+// engine's dispatcher, on its pool). gcm_crypt_begin checks the length (-1
+// as gcm_crypt, nothing changed), ends the AAD, completes a partial block
+// from the start of the data (advancing in, out and len past it) and, when
+// len / 16 whole blocks are many, gives the key all its powers before
+// other threads read it. The caller then runs those whole blocks on s->ctr
+// and s->xi as gcm_blocks does, and passes the rest (len % 16 bytes) to
+// gcm_crypt_end.
+int gcm_crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out, size_t& len,
+                    bool enc);
+void gcm_crypt_end(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
+                   bool enc);
 // The full 16-byte tag (the state is finished: set a new IV to reuse it).
 void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]);
 // Decryption: computes the tag and compares its first len (1..16) bytes with

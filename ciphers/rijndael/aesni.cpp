@@ -393,27 +393,6 @@ void expand256(__m128i* r, const uint8_t* key) {
   r[14] = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
 }
 
-// Any Nk word by word (AES-192).
-void expand_words(__m128i* r, const uint8_t* key, unsigned nk, unsigned nr) {
-  const unsigned total = 4 * (nr + 1);
-  uint32_t w[4 * (kMaxRounds + 1)];
-  std::memcpy(w, key, 4 * nk);
-  uint32_t rcon = 1;
-  for (unsigned i = nk; i < total; ++i) {
-    uint32_t t = w[i - 1];
-    if (i % nk == 0) {  // RotWord, SubWord, Rcon (the round index is public)
-      const uint32_t s = sub_word(t);
-      t = (s >> 8 | s << 24) ^ rcon;
-      rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11b);
-    } else if (nk > 6 && i % nk == 4) {
-      t = sub_word(t);
-    }
-    w[i] = w[i - nk] ^ t;
-  }
-  for (unsigned j = 0; j <= nr; ++j) r[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 4 * j));
-  OPENSSL_cleanse(w, sizeof w);
-}
-
 }  // namespace
 
 void setkey_aesni(void* vks, const uint8_t* key, size_t keylen, bool with_decrypt) {
@@ -447,6 +426,6 @@ constinit const CipherHw kAesAesniHw = {"aesni",           compiled_features(), 
                                         kBatch,            setkey_aesni,        aesni_encrypt,
                                         aesni_decrypt,     aesni_ctr,           aesni_cbc_encrypt,
                                         aesni_cfb_encrypt, aesni_ofb,           aesni_cbc_decrypt,
-                                        aesni_cfb_decrypt, aesni_cfb1};
+                                        aesni_cfb_decrypt, aesni_cfb1,          &kAesAesniGcm};
 
 }  // namespace gpucrypto::rijndael_impl

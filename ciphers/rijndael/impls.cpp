@@ -23,6 +23,8 @@ constexpr const CipherHw* kAesImpls[] = {&kAesVaes512Hw, &kAesAesniHw, &kAesRef}
 constexpr const CipherHw* kNb6Impls[] = {&kNb6Vaes512Hw, &kNb6AesniHw, &kNb6Ref};
 constexpr const CipherHw* kNb8Impls[] = {&kNb8Vaes512Hw, &kNb8AesniHw, &kNb8Ref};
 
+constexpr const GcmFusedHw* kAesGcmImpls[] = {&kAesGcmVaes512};
+
 constexpr CipherAlgo kAlgos[3][3] = {
     {{"AES-128", 16, 16, kAesImpls}, {"AES-192", 16, 24, kAesImpls}, {"AES-256", 16, 32, kAesImpls}},
     {{"RIJNDAEL-192-128", 24, 16, kNb6Impls},
@@ -48,6 +50,15 @@ const CipherAlgo& rijndael(unsigned block_bits, unsigned key_bits) {
   const int b = size_index(block_bits), k = size_index(key_bits);
   if (b < 0 || k < 0) throw std::invalid_argument("rijndael: block and key bits must be 128, 192 or 256");
   return kAlgos[b][k];
+}
+
+std::span<const AesGcmHw* const> aes_gcm_impls() { return kAesGcmImpls; }
+
+const AesGcmHw* select_aes_gcm(uint32_t features) {
+  for (const AesGcmHw* g : kAesGcmImpls) {
+    if ((g->required & ~features) == 0) return g;
+  }
+  return nullptr;
 }
 
 }  // namespace gpucrypto

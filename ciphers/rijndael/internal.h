@@ -73,4 +73,11 @@ void aesni_cfb_decrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t*
 void aesni_cfb1(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nbits,
                 bool encrypt);
 
+// AES's GCM hooks (CipherHw::gcm): the AES-NI key setup with H and E_K(J0)
+// for the AES-NI and the VAES implementation (gcm_aesni.cpp), the latter with
+// the fused VAES-512 CTR + VPCLMULQDQ GHASH kernel (gcm_vaes512.cpp).
+extern const GcmHw kAesAesniGcm;
+extern const GcmHw kAesVaes512Gcm;
+extern const GcmFusedHw kAesGcmVaes512;
+
 }  // namespace gpucrypto::rijndael_impl

@@ -275,6 +275,6 @@ constinit const CipherHw kAesVaes512Hw = {
     "vaes512",         compiled_features(),   sizeof(KeySched), kBatch,
     setkey_aesni,      small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
     aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        small_first_chained<false>,
-    small_first_chained<true>, aesni_cfb1};
+    small_first_chained<true>, aesni_cfb1,           &kAesVaes512Gcm};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -32,7 +32,7 @@
 #include "gpu/kernels/host_tables.h"
 #include "gpu/launch.h"
 #include "ciphers/gcm/gcm_mode.h"
-#include "ciphers/gcm/ghash.h"
+#include "ciphers/ghash/ghash.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "ciphers/sm4/sm4.h"
 #include "platform/cpu_features.h"

@@ -56,7 +56,7 @@
 #include "ciphers/block_cipher.h"
 #include "engine/block_modes.h"
 #include "ciphers/gcm/gcm_mode.h"
-#include "ciphers/gcm/ghash.h"
+#include "ciphers/ghash/ghash.h"
 #include "ciphers/rijndael/rijndael.h"
 #include "platform/cpu_features.h"
 #include "provider/tls_cbc_pad.h"

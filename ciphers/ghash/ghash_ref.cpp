@@ -6,9 +6,9 @@
 
 #include <cstring>
 
-#include "ciphers/gcm/internal.h"
+#include "ciphers/ghash/internal.h"
 
-namespace gpucrypto::gcm_impl {
+namespace gpucrypto::ghash_impl {
 namespace {
 
 struct U128 {
@@ -100,4 +100,4 @@ void mul_bytes(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]) {
 
 constinit const GhashHw kGhashRef = {"ref", 0, init, extend, ghash, mul_bytes};
 
-}  // namespace gpucrypto::gcm_impl
+}  // namespace gpucrypto::ghash_impl

@@ -1,18 +1,17 @@
-// The GHASH and fused AES-GCM implementation lists, best first, and the
-// field power used to combine partial GHASH values.
+// The GHASH implementation list, best first, and the field power used to
+// combine partial GHASH values.
 #include <openssl/crypto.h>
 
 #include <cstring>
 
-#include "ciphers/gcm/internal.h"
+#include "ciphers/ghash/internal.h"
 
 namespace gpucrypto {
 namespace {
 
-using namespace gcm_impl;
+using namespace ghash_impl;
 
 constexpr const GhashHw* kGhashImpls[] = {&kGhashVpclmul512, &kGhashPclmul, &kGhashRef};
-constexpr const AesGcmHw* kAesGcmImpls[] = {&kAesGcmVaes512};
 
 }  // namespace
 
@@ -28,15 +27,6 @@ const GhashHw& select_ghash(uint32_t features) {
 const GhashHw* find_ghash(const char* name) {
   for (const GhashHw* g : kGhashImpls) {
     if (std::strcmp(g->name, name) == 0) return g;
-  }
-  return nullptr;
-}
-
-std::span<const AesGcmHw* const> aes_gcm_impls() { return kAesGcmImpls; }
-
-const AesGcmHw* select_aes_gcm(uint32_t features) {
-  for (const AesGcmHw* g : kAesGcmImpls) {
-    if ((g->required & ~features) == 0) return g;
   }
   return nullptr;
 }

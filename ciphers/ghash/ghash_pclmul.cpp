@@ -5,13 +5,13 @@
 
 #include <cstring>
 
-#include "ciphers/gcm/internal.h"
+#include "ciphers/ghash/internal.h"
 #include "platform/isa.h"
 
-namespace gpucrypto::gcm_impl {
+namespace gpucrypto::ghash_impl {
 namespace {
 
-#include "ciphers/gcm/ghash_clmul.inc"
+#include "ciphers/ghash/ghash_clmul.inc"
 
 // H^1 .. H^8 at key setup (clmul_extend adds H^9 .. H^32 when needed).
 void clmul_init(GhashKey* key, const uint8_t h[16]) {
@@ -55,4 +55,4 @@ void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblock
 
 constinit const GhashHw kGhashPclmul = {"pclmul", compiled_features(), clmul_init, clmul_extend, ghash, clmul_mul};
 
-}  // namespace gpucrypto::gcm_impl
+}  // namespace gpucrypto::ghash_impl

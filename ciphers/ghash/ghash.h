@@ -1,15 +1,13 @@
-// GHASH (NIST SP 800-38D §6.4) and the GCM mode over any 128-bit block
-// cipher of ciphers/ (AES, SM4). One GhashHw per instruction set, all on one
-// key layout (GhashKey), chosen like the block ciphers' hooks by the CPU
-// features capped by `backend` (docs/ARCHITECTURE.md, "The cipher hook
-// contract"). Every hook is constant time: no branch or memory index depends
-// on H, the data or the tag.
+// GHASH (NIST SP 800-38D §6.4), the hash of the GCM mode (ciphers/gcm) and
+// of the block ciphers' fused GCM kernels (GcmHw, ciphers/block_cipher.h).
+// One GhashHw per instruction set, all on one key layout (GhashKey), chosen
+// like the block ciphers' hooks by the CPU features capped by `backend`
+// (docs/ARCHITECTURE.md, "The cipher hook contract"). Every hook is constant
+// time: no branch or memory index depends on H, the data or the tag.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <span>
-
-#include "ciphers/block_cipher.h"
 
 namespace gpucrypto {
 
@@ -58,28 +56,10 @@ struct GhashHw {
   void (*mul)(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]);
 };
 
-// A fused AES-GCM kernel: CTR with a 32-bit counter and GHASH of the
-// ciphertext in one pass, so the AES and carry-less-multiply units overlap.
-// The AES schedule is ciphers/rijndael's shared KeySched (any AES impl's).
-// The caller guarantees that the low 32 bits of `ctr` do not wrap inside a
-// call; `ctr` is advanced by nblocks (full carry, as CipherHw::ctr).
-struct AesGcmHw {
-  const char* name;   // "vaes512-vpclmul"
-  uint32_t required;
-  void (*encrypt)(const void* aes_ks, const GhashKey* key, uint8_t xi[16], uint8_t ctr[16],
-                  const uint8_t* in, uint8_t* out, size_t nblocks);
-  void (*decrypt)(const void* aes_ks, const GhashKey* key, uint8_t xi[16], uint8_t ctr[16],
-                  const uint8_t* in, uint8_t* out, size_t nblocks);
-};
-
 // GHASH implementations, best first, the portable reference last.
 std::span<const GhashHw* const> ghash_impls();
 const GhashHw& select_ghash(uint32_t features);
 const GhashHw* find_ghash(const char* name);
-// Fused AES-GCM kernels, best first (no portable entry: without one the
-// block cipher's CTR hook and GHASH are stitched per 4 KiB, gcm_mode.h).
-std::span<const AesGcmHw* const> aes_gcm_impls();
-const AesGcmHw* select_aes_gcm(uint32_t features);  // nullptr: none runs here
 
 // r = h^e (e >= 0) with hw.mul: square and multiply, constant time in h (e
 // is a public length).

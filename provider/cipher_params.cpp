@@ -19,18 +19,16 @@ const OSSL_PARAM kAlgorithmGettable[] = {
 
 int set_algorithm_params(OSSL_PARAM params[], const CipherShape& s) {
   OSSL_PARAM* p;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, s.mode))
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr && !OSSL_PARAM_set_uint(p, s.mode))
     return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, s.key_bytes))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, s.iv_bytes))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, s.block_size))
-    return 0;
+  const struct {
+    const char* name;
+    size_t value;
+  } sizes[] = {{OSSL_CIPHER_PARAM_KEYLEN, s.key_bytes},
+               {OSSL_CIPHER_PARAM_IVLEN, s.iv_bytes},
+               {OSSL_CIPHER_PARAM_BLOCK_SIZE, s.block_size}};
+  for (const auto& z : sizes)
+    if ((p = OSSL_PARAM_locate(params, z.name)) != nullptr && !OSSL_PARAM_set_size_t(p, z.value)) return 0;
   const struct {
     const char* name;
     int value;

@@ -167,23 +167,18 @@ uint32_t mix_word(uint32_t x) {
 // 4(a_r ^ a_{r+2}) to every byte first.
 uint32_t inv_mix_word(uint32_t x) { return mix_word(x ^ xtime4(xtime4(x ^ rotr(x, 16)))); }
 
-void mix_columns(uint8_t* s, size_t n) {
+// Every 4-byte column of the n bytes at s through f.
+template <uint32_t (*F)(uint32_t)>
+void each_column(uint8_t* s, size_t n) {
   for (size_t i = 0; i < n; i += 4) {
     uint32_t w;
     std::memcpy(&w, s + i, 4);
-    w = mix_word(w);
+    w = F(w);
     std::memcpy(s + i, &w, 4);
   }
 }
-
-void inv_mix_columns(uint8_t* s, size_t n) {
-  for (size_t i = 0; i < n; i += 4) {
-    uint32_t w;
-    std::memcpy(&w, s + i, 4);
-    w = inv_mix_word(w);
-    std::memcpy(s + i, &w, 4);
-  }
-}
+void mix_columns(uint8_t* s, size_t n) { each_column<mix_word>(s, n); }
+void inv_mix_columns(uint8_t* s, size_t n) { each_column<inv_mix_word>(s, n); }
 
 // ShiftRows as a byte permutation of one block: row r rotates left by C_r,
 // s'[r][c] = s[r][(c + C_r) mod Nb] (C = 1,2,3 for Nb = 4, 6 and 1,3,4 for
@@ -273,23 +268,15 @@ void setkey_nb6(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(6
 void setkey_nb8(void* ks, const uint8_t* key, size_t keylen, bool) { setkey_nb(8, ks, key, keylen); }
 
 // Both directions work on up to kStateBytes of blocks at a time in a stack
-// state.
-void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
-  const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nb = ks->nb, nr = ks->nr;
-  const size_t bs = 4 * nb, per = kStateBytes / bs;
-  const ShiftRowsPerm sr = shift_rows_perm(nb);
+// state: rounds(st, m, n) transforms m blocks (n bytes) in place.
+template <class Rounds>
+void in_stack_batches(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t nblocks, Rounds rounds) {
+  const size_t bs = 4 * ks->nb, per = kStateBytes / bs;
   uint8_t st[kStateBytes];
   while (nblocks > 0) {
     const size_t m = std::min(nblocks, per), n = m * bs;
     std::memcpy(st, in, n);
-    add_round_key(st, ks->enc[0], bs, m);
-    for (unsigned r = 1; r <= nr; ++r) {
-      sub_bytes(st, n);
-      permute_blocks(st, sr.fwd, bs, m);
-      if (r != nr) mix_columns(st, n);
-      add_round_key(st, ks->enc[r], bs, m);
-    }
+    rounds(st, m, n);
     std::memcpy(out, st, n);
     in += n;
     out += n;
@@ -298,15 +285,28 @@ void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblock
   OPENSSL_cleanse(st, sizeof st);
 }
 
+void ref_encrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  const auto* ks = static_cast<const KeySched*>(vks);
+  const unsigned nr = ks->nr;
+  const size_t bs = 4 * ks->nb;
+  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
+  in_stack_batches(ks, in, out, nblocks, [&](uint8_t* st, size_t m, size_t n) {
+    add_round_key(st, ks->enc[0], bs, m);
+    for (unsigned r = 1; r <= nr; ++r) {
+      sub_bytes(st, n);
+      permute_blocks(st, sr.fwd, bs, m);
+      if (r != nr) mix_columns(st, n);
+      add_round_key(st, ks->enc[r], bs, m);
+    }
+  });
+}
+
 void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   const auto* ks = static_cast<const KeySched*>(vks);
-  const unsigned nb = ks->nb, nr = ks->nr;
-  const size_t bs = 4 * nb, per = kStateBytes / bs;
-  const ShiftRowsPerm sr = shift_rows_perm(nb);
-  uint8_t st[kStateBytes];
-  while (nblocks > 0) {
-    const size_t m = std::min(nblocks, per), n = m * bs;
-    std::memcpy(st, in, n);
+  const unsigned nr = ks->nr;
+  const size_t bs = 4 * ks->nb;
+  const ShiftRowsPerm sr = shift_rows_perm(ks->nb);
+  in_stack_batches(ks, in, out, nblocks, [&](uint8_t* st, size_t m, size_t n) {
     add_round_key(st, ks->enc[nr], bs, m);
     for (unsigned r = nr; r-- > 0;) {
       permute_blocks(st, sr.inv, bs, m);
@@ -314,12 +314,7 @@ void ref_decrypt(const void* vks, const uint8_t* in, uint8_t* out, size_t nblock
       add_round_key(st, ks->enc[r], bs, m);
       if (r != 0) inv_mix_columns(st, n);
     }
-    std::memcpy(out, st, n);
-    in += n;
-    out += n;
-    nblocks -= m;
-  }
-  OPENSSL_cleanse(st, sizeof st);
+  });
 }
 
 void ref_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks) {

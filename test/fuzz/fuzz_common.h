@@ -112,4 +112,17 @@ inline EVP_PKEY* import_key(const char* keytype, const char* param, const uint8_
     }                                                           \
   } while (0)
 
+// A real encapsulation (ct, ss_want) decapsulates through ctx to the same
+// secret; then ctx and key are freed. `what` names the KEM in the message.
+inline void check_round_trip_and_free(EVP_PKEY_CTX* ctx, EVP_PKEY* key, const uint8_t* ct, size_t ctlen,
+                                      const uint8_t* ss_want, size_t sslen_want, const char* what) {
+  uint8_t ss[64];
+  size_t sslen = sizeof ss;
+  FUZZ_CHECK(EVP_PKEY_decapsulate(ctx, ss, &sslen, ct, ctlen) == 1, "%s decapsulate", what);
+  FUZZ_CHECK(sslen == sslen_want && std::memcmp(ss, ss_want, sslen) == 0, "%s encaps/decaps round trip failed",
+             what);
+  EVP_PKEY_CTX_free(ctx);
+  EVP_PKEY_free(key);
+}
+
 }  // namespace gpucrypto::fuzz

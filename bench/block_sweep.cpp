@@ -16,10 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "platform/cpu_features.h"
 
 namespace {
@@ -50,10 +47,8 @@ int main(int argc, char** argv) {
   }
   const uint32_t have = gpucrypto::cpu_features_detected();
   std::printf("# cpu features: %s\n", gpucrypto::cpu_features_string(have).c_str());
-  const CipherAlgo* algos[] = {&gpucrypto::skinny128_256(), &gpucrypto::skinny128_384(),
-                               &gpucrypto::rectangle80(), &gpucrypto::rectangle128(),
-                               &gpucrypto::sm4(),         &gpucrypto::rijndael(128, 128),
-                               &gpucrypto::rijndael(128, 256)};
+  std::vector<const CipherAlgo*> algos;  // every registered cipher (engine/cipher_registry.h)
+  for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows()) algos.push_back(&r.algo());
   std::vector<uint8_t> in(256 * 16 + 64, 0x5a), out(in.size()), key(64, 0x33);
   for (const CipherAlgo* a : algos) {
     if (a->name != filter && !filter.empty() && std::string(a->name).find(filter) == std::string::npos) continue;

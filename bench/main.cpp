@@ -20,6 +20,7 @@
 #include "bench/providers.h"
 #include "bench/report.h"
 #include "bench/workloads.h"
+#include "engine/cipher_registry.h"
 
 namespace gpucrypto::bench {
 namespace {
@@ -27,13 +28,11 @@ namespace {
 constexpr const char* kOurs = "provider=gpucrypto";
 constexpr const char* kDefault = "provider=default";
 
-// The default provider's ciphers the tables compare with.
-const char* const kDefaultCiphers[] = {
-    "AES-128-ECB", "AES-128-CTR", "AES-128-CBC", "AES-128-CFB", "AES-128-OFB", "AES-128-CFB8",
-    "AES-128-CFB1", "AES-192-ECB", "AES-192-CTR", "AES-192-CBC", "AES-192-CFB", "AES-192-OFB",
-    "AES-192-CFB8", "AES-192-CFB1", "AES-256-ECB", "AES-256-CTR", "AES-256-CBC", "AES-256-CFB",
-    "AES-256-OFB", "AES-256-CFB8", "AES-256-CFB1", "SM4-ECB", "SM4-CTR", "SM4-CBC",
-    "SM4-CFB", "SM4-OFB"};
+// The default provider's ciphers the tables compare with: the registry's
+// rows it also has (engine/cipher_registry.h), in every mode we register.
+std::vector<std::string> default_ciphers() {
+  return gpucrypto::evp_names([](const gpucrypto::CipherRow& r, gpucrypto::Mode) { return r.in_default; });
+}
 
 const std::vector<size_t> kPathsSizes{16, 256, 4 << 10, 16 << 10, 1 << 20, 16 << 20};
 const std::vector<size_t> kThreadsSizes{1 << 20, 16 << 20};
@@ -42,10 +41,15 @@ const std::vector<size_t> kGcmSizes{16, 256, 1 << 10, 16 << 10, 1 << 20};
 const std::vector<size_t> kSeedSizes{16,       64,        256,       1 << 10, 4 << 10,  16 << 10,
                                      64 << 10, 256 << 10, 1 << 20,  4 << 20, 16 << 20, 64 << 20};
 
-// The AEAD ciphers of --mode gcm. OpenSSL 3.0's default provider has no
-// SM4-GCM: that one is compared with our own SM4-CTR, streamed as in paths
-// (the target is SM4-GCM >= 0.7x our SM4-CTR).
-const char* const kGcmCiphers[] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "SM4-GCM"};
+// The AEAD ciphers of --mode gcm: the registry's GCM rows. OpenSSL 3.0's
+// default provider has no SM4-GCM: that one is compared with our own SM4-CTR,
+// streamed as in paths (the target is SM4-GCM >= 0.7x our SM4-CTR).
+std::vector<std::string> gcm_ciphers() {
+  std::vector<std::string> v;
+  for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows())
+    if (r.gcm_names != nullptr) v.push_back(std::string(r.name) + "-GCM");
+  return v;
+}
 constexpr const char* kGcmYardstick = "SM4-CTR";
 constexpr const char* kYardstickImpl = "auto streamed (yardstick)";
 
@@ -61,7 +65,8 @@ Calls calls_for(const std::string& mode, const std::string& cipher) {
 }
 
 bool same_in_default(const std::string& cipher) {
-  return cipher.rfind("AES-", 0) == 0 || cipher.rfind("SM4-", 0) == 0;
+  const gpucrypto::CipherRow* r = gpucrypto::find_row(cipher);
+  return r != nullptr && r->in_default;
 }
 
 // The default-provider cipher a row of ours is compared with.
@@ -79,10 +84,10 @@ class Bench {
     info_->buildinfo = provider_buildinfo(cache_.gpucrypto({"auto", {}, {}}), "gpucrypto");
     for (const auto& c : provider_ciphers(cache_.gpucrypto({"auto", 1, {}}), "gpucrypto"))
       if (!opt_.filter || std::regex_search(c, *opt_.filter)) ours_.push_back(c);
-    for (const char* c : kDefaultCiphers)
+    for (const std::string& c : default_ciphers())
       if (cipher_available(cache_.default_only(), c, kDefault)) defaults_.insert(c);
     // GCM is not among provider_ciphers (they are the block modes paths times).
-    for (const char* c : kGcmCiphers) {
+    for (const std::string& c : gcm_ciphers()) {
       if (cipher_available(cache_.default_only(), c, kDefault)) gcm_defaults_.insert(c);
       if ((!opt_.filter || std::regex_search(c, *opt_.filter)) &&
           cipher_available(cache_.gpucrypto({"auto", 1, {}}), c, kOurs))

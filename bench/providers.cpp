@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "bench/quote.h"
+#include "engine/cipher_registry.h"
 
 namespace gpucrypto::bench {
 namespace {
@@ -52,11 +53,10 @@ void collect_cipher(EVP_CIPHER* cipher, void* arg) {
   if (!name.empty()) c->names->push_back(name);
 }
 
+// The registry's row order (engine/cipher_registry.h); names it lacks last.
 int family_rank(const std::string& name) {
-  static const char* const kFamilies[] = {"SKINNY-", "SM4-", "RECTANGLE-", "AES-", "RIJNDAEL-"};
-  for (int i = 0; i < 5; ++i)
-    if (name.rfind(kFamilies[i], 0) == 0) return i;
-  return 5;
+  const gpucrypto::CipherRow* r = gpucrypto::find_row(name);
+  return r != nullptr ? int(r - gpucrypto::cipher_rows().data()) : int(gpucrypto::cipher_rows().size());
 }
 
 // Splits "RIJNDAEL-192-128-CTR" into text and number tokens for a

@@ -28,11 +28,11 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "ciphers/gcm/gcm_mode.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "engine/diag_write.h"
 #include "engine/dispatcher.h"
 #include "provider/cipher_table.h"
@@ -54,22 +54,6 @@ constexpr const char kParamIvGenerated[] = "iv-generated";
 constexpr size_t kUnset = SIZE_MAX;      // UNINITIALISED_SIZET
 
 enum class IvState { kUninitialised, kBuffered, kCopied, kFinished };
-
-struct GcmDesc {
-  const char* names;
-  const char* description;
-  const CipherAlgo& (*algo)();
-};
-
-template <unsigned K>
-const CipherAlgo& aes_algo() { return rijndael(128, K); }
-
-constexpr GcmDesc kDescs[] = {
-    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", "AES-128, GCM mode", aes_algo<128>},
-    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", "AES-192, GCM mode", aes_algo<192>},
-    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", "AES-256, GCM mode", aes_algo<256>},
-    {"SM4-GCM:1.2.156.10197.1.104.8", "SM4 (GB/T 32907), GCM mode (RFC 8998)", sm4},
-};
 
 // --- served counts: sharded by context address so that connections on
 // different threads do not share a cache line (two relaxed adds per message).
@@ -126,7 +110,7 @@ void setiv(GcmCtx* c) { gcm_set_iv(c->key, &c->st, c->iv, c->ivlen); }
 
 // --- lifecycle ---------------------------------------------------------------
 
-void* newctx_for(void* provctx, const GcmDesc* d) {
+void* newctx_impl(void* provctx, const GcmDesc* d) {
   auto* c = new (std::nothrow) GcmCtx();  // zeroed: the key schedule starts clean
   if (c == nullptr) return nullptr;
   c->prov = static_cast<const ProvCtx*>(provctx);
@@ -548,61 +532,25 @@ int get_params_for(const GcmDesc* d, OSSL_PARAM params[]) {
   return set_algorithm_params(params, {EVP_CIPH_GCM_MODE, d->algo().key_bytes, kIvDefault, 1, true, true});
 }
 
-// --- registration --------------------------------------------------------------
-
-constexpr size_t kCount = std::size(kDescs);
-
-template <size_t I>
-void* newctx(void* provctx) { return newctx_for(provctx, &kDescs[I]); }
-template <size_t I>
-int get_params(OSSL_PARAM params[]) { return get_params_for(&kDescs[I], params); }
-
-using Fn = void (*)();
-template <size_t I>
-std::array<OSSL_DISPATCH, 15> functions_of() {
-  return {{{OSSL_FUNC_CIPHER_NEWCTX, reinterpret_cast<Fn>(&newctx<I>)},
-           {OSSL_FUNC_CIPHER_GET_PARAMS, reinterpret_cast<Fn>(&get_params<I>)},
-           {OSSL_FUNC_CIPHER_FREECTX, reinterpret_cast<Fn>(&freectx)},
-           {OSSL_FUNC_CIPHER_DUPCTX, reinterpret_cast<Fn>(&dupctx)},
-           {OSSL_FUNC_CIPHER_ENCRYPT_INIT, reinterpret_cast<Fn>(&einit)},
-           {OSSL_FUNC_CIPHER_DECRYPT_INIT, reinterpret_cast<Fn>(&dinit)},
-           {OSSL_FUNC_CIPHER_UPDATE, reinterpret_cast<Fn>(&stream_update)},
-           {OSSL_FUNC_CIPHER_FINAL, reinterpret_cast<Fn>(&stream_final)},
-           {OSSL_FUNC_CIPHER_CIPHER, reinterpret_cast<Fn>(&cipher)},
-           {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, reinterpret_cast<Fn>(&get_ctx_params)},
-           {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, reinterpret_cast<Fn>(&set_ctx_params)},
-           {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, reinterpret_cast<Fn>(&gettable)},
-           {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&ctx_gettable)},
-           {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&ctx_settable)},
-           {0, nullptr}}};
-}
-
-const std::array<std::array<OSSL_DISPATCH, 15>, kCount> kFunctions = {
-    functions_of<0>(), functions_of<1>(), functions_of<2>(), functions_of<3>()};
-static_assert(kCount == 4, "one functions_of<I> per row");
-
-const std::array<OSSL_ALGORITHM, kCount + 1> kAlgorithms = [] {
-  std::array<OSSL_ALGORITHM, kCount + 1> t{};
-  for (size_t i = 0; i < kCount; ++i)
-    t[i] = {kDescs[i].names, "provider=gpucrypto", kFunctions[i].data(), kDescs[i].description};
-  t[kCount] = {nullptr, nullptr, nullptr, nullptr};
-  return t;
-}();
-
 }  // namespace
 
-const OSSL_ALGORITHM* gcm_algorithms() { return kAlgorithms.data(); }
+void* gcm_newctx(void* provctx, const GcmDesc* d) { return newctx_impl(provctx, d); }
+int gcm_get_params(const GcmDesc* d, OSSL_PARAM params[]) { return get_params_for(d, params); }
 
-const OSSL_ALGORITHM* all_cipher_algorithms() {
-  static const std::vector<OSSL_ALGORITHM> all = [] {
-    std::vector<OSSL_ALGORITHM> v;
-    for (const OSSL_ALGORITHM* a = cipher_algorithms(); a->algorithm_names != nullptr; ++a) v.push_back(*a);
-    for (const OSSL_ALGORITHM* a = gcm_algorithms(); a->algorithm_names != nullptr; ++a) v.push_back(*a);
-    v.push_back({nullptr, nullptr, nullptr, nullptr});
-    return v;
-  }();
-  return all.data();
-}
+using Fn = void (*)();
+const OSSL_DISPATCH kGcmCommonFunctions[] = {{OSSL_FUNC_CIPHER_FREECTX, reinterpret_cast<Fn>(&freectx)},
+                                             {OSSL_FUNC_CIPHER_DUPCTX, reinterpret_cast<Fn>(&dupctx)},
+                                             {OSSL_FUNC_CIPHER_ENCRYPT_INIT, reinterpret_cast<Fn>(&einit)},
+                                             {OSSL_FUNC_CIPHER_DECRYPT_INIT, reinterpret_cast<Fn>(&dinit)},
+                                             {OSSL_FUNC_CIPHER_UPDATE, reinterpret_cast<Fn>(&stream_update)},
+                                             {OSSL_FUNC_CIPHER_FINAL, reinterpret_cast<Fn>(&stream_final)},
+                                             {OSSL_FUNC_CIPHER_CIPHER, reinterpret_cast<Fn>(&cipher)},
+                                             {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, reinterpret_cast<Fn>(&get_ctx_params)},
+                                             {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, reinterpret_cast<Fn>(&set_ctx_params)},
+                                             {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, reinterpret_cast<Fn>(&gettable)},
+                                             {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&ctx_gettable)},
+                                             {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, reinterpret_cast<Fn>(&ctx_settable)},
+                                             {0, nullptr}};
 
 void gcm_stats(uint64_t* records, uint64_t* bytes) {
   uint64_t r = 0, b = 0;

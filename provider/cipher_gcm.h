@@ -1,4 +1,4 @@
-// The GCM AEAD ciphers (AES-128/192/256-GCM, SM4-GCM) with the default
+// The GCM AEAD ciphers (the registry's rows with GCM) with the default
 // provider's EVP semantics (README "GCM"), and the provider-wide count of
 // GCM messages and bytes they served.
 #pragma once
@@ -6,14 +6,22 @@
 
 #include <cstdint>
 
+#include "ciphers/block_cipher.h"
+
 namespace gpucrypto {
 
 struct ProvCtx;
 
-// The GCM rows as an OSSL_ALGORITHM array (null-terminated).
-const OSSL_ALGORITHM* gcm_algorithms();
-// Every cipher of the provider: cipher_algorithms() then the GCM rows.
-const OSSL_ALGORITHM* all_cipher_algorithms();
+// One GCM cipher: a registry row with GCM (CipherRow::gcm_names), registered
+// by cipher_table.cpp like the block modes: a newctx/get_params pair bound to
+// each descriptor, then kGcmCommonFunctions.
+struct GcmDesc {
+  const CipherAlgo& (*algo)();
+};
+void* gcm_newctx(void* provctx, const GcmDesc* d);
+int gcm_get_params(const GcmDesc* d, OSSL_PARAM params[]);
+// Every function that does not depend on the descriptor, 0-terminated.
+extern const OSSL_DISPATCH kGcmCommonFunctions[];
 
 // Provider parameters "gcm-records" and "gcm-bytes" (uint64): messages
 // (tags produced or verified, TLS records included) and their payload bytes,

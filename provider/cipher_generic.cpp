@@ -777,24 +777,24 @@ bool resume_ctr(CipherCtx* c, unsigned v) {
   return true;
 }
 
+// p's unsigned value into *v, or false with an error naming the parameter.
+bool uint_param(const CipherCtx* c, const OSSL_PARAM* p, unsigned* v) {
+  if (OSSL_PARAM_get_uint(p, v)) return true;
+  GPUC_RAISE(c->prov, kErrBadParam, "'%s' must be an unsigned integer", p->key);
+  return false;
+}
+
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   auto* c = static_cast<CipherCtx*>(vctx);
   if (params == nullptr) return 1;
   const OSSL_PARAM* p;
+  unsigned v;
   if ((p = find_param(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr) {
-    unsigned v;
-    if (!OSSL_PARAM_get_uint(p, &v)) {
-      GPUC_RAISE(c->prov, kErrBadParam, "'padding' must be an unsigned integer");
-      return 0;
-    }
+    if (!uint_param(c, p, &v)) return 0;
     c->pad = v != 0;
   }
   if ((p = find_param(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
-    unsigned v;
-    if (!OSSL_PARAM_get_uint(p, &v)) {
-      GPUC_RAISE(c->prov, kErrBadParam, "'num' must be an unsigned integer");
-      return 0;
-    }
+    if (!uint_param(c, p, &v)) return 0;
     if (!num_accepted(c, v)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'num' %u is out of range for %s on OpenSSL %s", v,
                  mode_suffix(c->desc->mode), OpenSSL_version(OPENSSL_VERSION_STRING));
@@ -807,25 +807,21 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     c->num = v;
   }
   if ((p = find_param(params, OSSL_CIPHER_PARAM_USE_BITS)) != nullptr) {
-    unsigned v;
-    if (!OSSL_PARAM_get_uint(p, &v)) {
-      GPUC_RAISE(c->prov, kErrBadParam, "'use-bits' must be an unsigned integer");
-      return 0;
-    }
+    if (!uint_param(c, p, &v)) return 0;
     c->use_bits = v != 0;
   }
   if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
-    size_t v;
-    if (!OSSL_PARAM_get_size_t(p, &v) || v != c->algo->key_bytes) {
+    size_t n;
+    if (!OSSL_PARAM_get_size_t(p, &n) || n != c->algo->key_bytes) {
       GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s has a fixed %zu-byte key", c->algo->name,
                  c->algo->key_bytes);
       return 0;
     }
   }
   if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
-    size_t v;
+    size_t n;
     const size_t ivlen = has_iv(c->desc->mode) ? c->bs() : 0;
-    if (!OSSL_PARAM_get_size_t(p, &v) || v != ivlen) {
+    if (!OSSL_PARAM_get_size_t(p, &n) || n != ivlen) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "%s has a fixed %zu-byte IV", c->algo->name, ivlen);
       return 0;
     }
@@ -881,19 +877,6 @@ void* newctx_for(void* provctx, const CipherDesc* d) {
 }
 
 }  // namespace
-
-const char* mode_suffix(Mode m) {
-  switch (m) {
-    case Mode::kECB: return "ECB";
-    case Mode::kCTR: return "CTR";
-    case Mode::kCBC: return "CBC";
-    case Mode::kCFB: return "CFB";
-    case Mode::kOFB: return "OFB";
-    case Mode::kCFB1: return "CFB1";
-    case Mode::kCFB8: return "CFB8";
-  }
-  return "?";
-}
 
 void* cipher_newctx(void* provctx, const CipherDesc* d) { return newctx_for(provctx, d); }
 int cipher_get_params(const CipherDesc* d, OSSL_PARAM params[]) { return get_params_for(d, params); }

@@ -11,22 +11,10 @@
 #include <optional>
 
 #include "ciphers/block_cipher.h"
+#include "engine/cipher_registry.h"
 #include "gpu/gpu_backend.h"
 
 namespace gpucrypto {
-
-// The modes of the generic layer; cipher_table.cpp registers every cipher in
-// each of them, except the bit-segment CFB modes, which (as in OpenSSL's
-// default provider) only AES has.
-enum class Mode { kECB, kCTR, kCBC, kCFB, kOFB, kCFB1, kCFB8 };
-inline constexpr Mode kModes[] = {Mode::kECB, Mode::kCTR,  Mode::kCBC, Mode::kCFB,
-                                  Mode::kOFB, Mode::kCFB1, Mode::kCFB8};
-inline constexpr size_t kModeCount = std::size(kModes);
-// "ECB", "CTR", "CBC", "CFB", "OFB", "CFB1", "CFB8": the suffix of the
-// registered names.
-const char* mode_suffix(Mode m);
-// CFB1 and CFB8: registered for AES only.
-constexpr bool bit_segment_mode(Mode m) { return m == Mode::kCFB1 || m == Mode::kCFB8; }
 
 // One registered EVP cipher: a block cipher in one mode.
 struct CipherDesc {

@@ -102,7 +102,7 @@ const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) {
   *no_cache = 0;
   switch (operation_id) {
     case OSSL_OP_CIPHER:
-      return all_cipher_algorithms();
+      return cipher_algorithms();
     case OSSL_OP_KEYMGMT:
     case OSSL_OP_KEM:
     case OSSL_OP_ENCODER:

@@ -25,10 +25,7 @@
 #include <random>
 #include <string>
 
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "test/mode_model.h"
 #include "test/test_util.h"
 
@@ -50,18 +47,8 @@ struct Named {
 };
 
 std::vector<Named> cbc_ciphers() {
-  std::vector<Named> v = {{"AES-128-CBC", &rijndael(128, 128), true},
-                          {"AES-192-CBC", &rijndael(128, 192), true},
-                          {"AES-256-CBC", &rijndael(128, 256), true},
-                          {"SM4-CBC", &sm4(), true},
-                          {"SKINNY-128-256-CBC", &skinny128_256(), false},
-                          {"SKINNY-128-384-CBC", &skinny128_384(), false},
-                          {"RECTANGLE-80-CBC", &rectangle80(), false},
-                          {"RECTANGLE-128-CBC", &rectangle128(), false}};
-  for (unsigned b : {192u, 256u})
-    for (unsigned k : {128u, 192u, 256u})
-      v.push_back({"RIJNDAEL-" + std::to_string(b) + "-" + std::to_string(k) + "-CBC",
-                   &rijndael(b, k), false});
+  std::vector<Named> v;
+  for (const CipherRow& r : cipher_rows()) v.push_back({r.evp_name(Mode::kCBC), &r.algo(), r.in_default});
   return v;
 }
 

@@ -129,7 +129,7 @@ class ChainedGpu : public ::testing::Test {
   }
   // Every GPU cipher, both kinds, in place and not, against the model.
   static void run_all(bool expect_gpu) {
-    for (gpu::Cipher gc : gpu::test_map::kAllCiphers) {
+    for (gpu::Cipher gc : gpu::test_map::all_ciphers()) {
       const CipherAlgo& algo = gpu::test_map::cpu_algo(gc);
       const size_t bs = algo.block_bytes, n = (192 * 1024) / bs + 3;
       const CipherHw& hw = select_hw(algo, cpu_features_detected());

@@ -25,10 +25,8 @@
 #include <vector>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
+#include "gpu/launch.h"
 #include "platform/cpu_features.h"
 #include "test/test_util.h"
 
@@ -40,14 +38,12 @@ using test::hex;
 using test::KeySchedule;
 using test::to_hex;
 
-// Every block cipher the library serves. Their implementations come from
-// algo.impls, so only a new algorithm needs a line here.
+// Every block cipher the library serves (engine/cipher_registry.h), each
+// with all its implementations (algo.impls): a new cipher's row is all this
+// file needs.
 std::vector<const CipherAlgo*> all_algos() {
-  std::vector<const CipherAlgo*> v = {&skinny128_256(), &skinny128_384(), &sm4(), &rectangle80(),
-                                      &rectangle128()};
-  for (unsigned b : {128u, 192u, 256u}) {
-    for (unsigned k : {128u, 192u, 256u}) v.push_back(&rijndael(b, k));
-  }
+  std::vector<const CipherAlgo*> v;
+  for (const CipherRow& r : cipher_rows()) v.push_back(&r.algo());
   return v;
 }
 
@@ -151,13 +147,8 @@ struct Vector {
 };
 
 std::string vector_file(const CipherAlgo& algo) {
-  const std::string n = algo.name;
-  if (n.rfind("SKINNY", 0) == 0) return "skinny.txt";
-  if (n.rfind("SM4", 0) == 0) return "sm4.txt";
-  if (n.rfind("RECTANGLE", 0) == 0) return "rectangle.txt";
-  if (n.rfind("AES", 0) == 0) return "aes.txt";
-  if (n.rfind("RIJNDAEL", 0) == 0) return "rijndael_wide.txt";
-  return "";
+  const CipherRow* r = find_row(algo.name);
+  return r != nullptr && r->vectors != nullptr ? r->vectors : "";
 }
 
 // The records of the algorithm's file that apply to it: "cipher" (when
@@ -295,6 +286,36 @@ class CipherContract : public ::testing::TestWithParam<Case> {
   const CipherAlgo* algo_ = nullptr;
   const CipherHw* hw_ = nullptr;
 };
+
+// The registry's rows (engine/cipher_registry.h) agree with their
+// algorithms, are found by every name the tests and bench look them up by,
+// and every CUDA kernel has its row.
+TEST(CipherRegistry, RowsAgreeWithTheirAlgorithms) {
+  for (const CipherRow& r : cipher_rows()) {
+    SCOPED_TRACE(r.name);
+    EXPECT_STREQ(r.name, r.algo().name);
+    EXPECT_EQ(find_row(r.name), &r);
+    for (Mode m : kModes) EXPECT_EQ(find_row(r.evp_name(m)), &r) << mode_suffix(m);
+    EXPECT_EQ(find_row(std::string(r.name) + "-GCM"), &r);
+    EXPECT_NE(r.vectors, nullptr);
+    if (r.gcm_names != nullptr) {
+      EXPECT_EQ(r.algo().block_bytes, 16u) << "GCM needs a 128-bit block";
+      EXPECT_EQ(std::string(r.gcm_names).rfind(std::string(r.name) + "-GCM", 0), 0u) << r.gcm_names;
+    }
+    if (r.gpu) {
+      EXPECT_EQ(&row_of(*r.gpu), &r);
+      EXPECT_EQ(gpu::block_bytes(*r.gpu), r.algo().block_bytes);
+      EXPECT_EQ(gpu::key_bytes(*r.gpu), r.algo().key_bytes);
+    }
+  }
+  EXPECT_EQ(find_row("NO-SUCH-CIPHER-CBC"), nullptr);
+  // gpu::Cipher has no count enumerator (its switches stay exhaustive): its last value bounds it.
+  for (int c = 0; c <= int(gpu::Cipher::kAES256); ++c) {
+    const auto it = std::find_if(cipher_rows().begin(), cipher_rows().end(),
+                                 [&](const CipherRow& r) { return r.gpu == gpu::Cipher(c); });
+    EXPECT_NE(it, cipher_rows().end()) << "gpu::Cipher " << c << " has no registry row";
+  }
+}
 
 // The table itself: best first, the portable reference last, one name per
 // implementation, sizes the hooks can work with.

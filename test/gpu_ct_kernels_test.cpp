@@ -30,7 +30,7 @@ using kern::Op;
 using test::Bytes;
 using test::hex;
 using test_map::cpu_algo;
-using test_map::kAllCiphers;
+using test_map::all_ciphers;
 
 constexpr KernelFamily kFamilies[] = {KernelFamily::kConstantTime, KernelFamily::kTables};
 
@@ -176,7 +176,7 @@ TEST(GpuCtKernels, OfficialVectorsBothFamiliesAllOps) {
 
 TEST(GpuCtKernels, MatchEveryCpuImplementationByteForByte) {
   std::mt19937_64 rng(19);
-  for (Cipher c : kAllCiphers) {
+  for (Cipher c : all_ciphers()) {
     const CipherAlgo& algo = cpu_algo(c);
     const size_t bb = block_bytes(c);
     for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(8), size_t(9), size_t(17),
@@ -269,7 +269,7 @@ TEST_F(GpuCtRuntime, BothFamiliesAndTransferModesMatchTheCpu) {
   for (KernelFamily f : kFamilies) {
     for (CtrTransfer t : {CtrTransfer::kShip, CtrTransfer::kKeystream}) {
       testing::set_ctr_transfer(t);
-      for (Cipher c : kAllCiphers) {
+      for (Cipher c : all_ciphers()) {
         const size_t bb = block_bytes(c);
         SCOPED_TRACE(std::string(cipher_name(c)) + " " + kernel_family_name(f) + " " + ctr_transfer_name(t));
         const Bytes key = test::random_bytes(key_bytes(c)), in = test::random_bytes(4096 * 9 + 3 * bb);

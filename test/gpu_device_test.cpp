@@ -24,7 +24,7 @@ namespace {
 
 using test::Bytes;
 using test_map::cpu_algo;
-using test_map::kAllCiphers;
+using test_map::all_ciphers;
 
 constexpr KernelFamily kFamilies[] = {KernelFamily::kConstantTime, KernelFamily::kTables};
 constexpr CtrTransfer kTransfers[] = {CtrTransfer::kShip, CtrTransfer::kKeystream};
@@ -44,7 +44,7 @@ class GpuDevice : public ::testing::Test {
 };
 
 TEST_F(GpuDevice, MatchesCpuFrom1KiBTo256MiB) {
-  for (Cipher c : kAllCiphers) {
+  for (Cipher c : all_ciphers()) {
     const CipherAlgo& algo = cpu_algo(c);
     const CipherHw& hw = *test::runnable_impls(algo).front();  // best first
     const size_t bb = block_bytes(c);
@@ -78,7 +78,7 @@ TEST_F(GpuDevice, BothFamiliesAndTransferModesMatchCpu) {
   const size_t bytes = size_t(24) << 20;
   const Bytes in = test::random_bytes(bytes);
   for (KernelFamily f : kFamilies) {
-    for (Cipher c : kAllCiphers) {
+    for (Cipher c : all_ciphers()) {
       const CipherAlgo& algo = cpu_algo(c);
       const CipherHw& hw = *test::runnable_impls(algo).front();
       const size_t bb = block_bytes(c);
@@ -115,7 +115,7 @@ TEST_F(GpuDevice, KernelOnlyRows) {
   ASSERT_NE(dev, nullptr) << why;
   const size_t bytes = size_t(64) << 20;
   ASSERT_TRUE(dev->prepare(bytes).ok);
-  for (Cipher c : kAllCiphers) {
+  for (Cipher c : all_ciphers()) {
     const size_t bb = block_bytes(c);
     const Bytes key = test::random_bytes(key_bytes(c));
     for (KernelFamily f : kFamilies) {
@@ -158,7 +158,7 @@ TEST_F(GpuDevice, ThroughputRows) {
     return double(bytes) * 8 / best / 1e9;
   };
   for (KernelFamily f : kFamilies) {
-    for (Cipher c : kAllCiphers) {
+    for (Cipher c : all_ciphers()) {
       const size_t bb = block_bytes(c);
       const Bytes key = test::random_bytes(key_bytes(c)), iv(bb, 0);
       Job ctr{c, key.data(), key.size(), true, true, iv.data(), in.data(), out.data(), bytes / bb, f};

@@ -22,7 +22,7 @@ namespace {
 
 using test::Bytes;
 using test_map::cpu_algo;
-using test_map::kAllCiphers;
+using test_map::all_ciphers;
 using test::hex;
 using test::to_hex;
 using kern::Op;
@@ -188,7 +188,7 @@ TEST(GpuKernelEmu, InverseSboxCircuits) {
 // carry across 8, 32, 64 bits and wrap the whole block.
 TEST(GpuKernelEmu, CtrMatchesEcbOfCountersAcrossCarries) {
   std::mt19937_64 rng(7);
-  for (Cipher c : kAllCiphers) {
+  for (Cipher c : all_ciphers()) {
     SCOPED_TRACE(cipher_name(c));
     const size_t bb = block_bytes(c);
     const Bytes key = test::random_bytes(key_bytes(c));
@@ -224,7 +224,7 @@ TEST(GpuKernelEmu, SkinnyDesignsAgree) {
 // keys, sizes (including a partial last thread block) and counters.
 TEST(GpuKernelEmu, MatchesCpuImplementations) {
   std::mt19937_64 rng(11);
-  for (Cipher c : kAllCiphers) {
+  for (Cipher c : all_ciphers()) {
     const CipherAlgo& algo = cpu_algo(c);
     const size_t bb = block_bytes(c);
     ASSERT_EQ(algo.block_bytes, bb);

@@ -28,10 +28,7 @@
 #include <vector>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "test/mode_model.h"
 #include "test/test_util.h"
 
@@ -100,16 +97,7 @@ std::vector<Target> targets() {
                              std::pair{ModelMode::kOFB, "-OFB"}})
       t.push_back({base + suffix, &a, false, nullptr, m});
   };
-  add("SKINNY-128-256", gpucrypto::skinny128_256());
-  add("SKINNY-128-384", gpucrypto::skinny128_384());
-  add("SM4", gpucrypto::sm4());
-  add("RECTANGLE-80", gpucrypto::rectangle80());
-  add("RECTANGLE-128", gpucrypto::rectangle128());
-  for (unsigned b : {128u, 192u, 256u})
-    for (unsigned k : {128u, 192u, 256u}) {
-      const CipherAlgo& a = gpucrypto::rijndael(b, k);
-      add(b == 128 ? "AES-" + std::to_string(k) : "RIJNDAEL-" + std::to_string(b) + "-" + std::to_string(k), a);
-    }
+  for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows()) add(r.name, r.algo());
   return t;
 }
 

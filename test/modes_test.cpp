@@ -19,10 +19,7 @@
 #include <random>
 #include <string>
 
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "engine/block_modes.h"
 #include "test/mode_model.h"
 #include "test/test_util.h"
@@ -47,16 +44,7 @@ std::vector<Named> all_mode_names() {
     if (aes)
       for (const char* m : {"CFB8", "CFB1"}) v.push_back({base + "-" + m, &a, model_mode_of(m), peer});
   };
-  add("SKINNY-128-256", skinny128_256(), false, false);
-  add("SKINNY-128-384", skinny128_384(), false, false);
-  add("SM4", sm4(), false, true);
-  add("RECTANGLE-80", rectangle80(), false, false);
-  add("RECTANGLE-128", rectangle128(), false, false);
-  for (unsigned b : {128u, 192u, 256u})
-    for (unsigned k : {128u, 192u, 256u})
-      add(b == 128 ? "AES-" + std::to_string(k)
-                   : "RIJNDAEL-" + std::to_string(b) + "-" + std::to_string(k),
-          rijndael(b, k), b == 128, b == 128);
+  for (const CipherRow& r : cipher_rows()) add(r.name, r.algo(), r.bit_modes, r.in_default);
   return v;
 }
 

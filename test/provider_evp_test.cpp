@@ -7,11 +7,13 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
 #include <thread>
 
+#include "engine/cipher_registry.h"
 #include "test/test_util.h"
 
 namespace gpucrypto::test {
@@ -63,6 +65,21 @@ class Evp : public ::testing::Test {
 };
 
 // --- parameters ---------------------------------------------------------------
+
+// The table above states the sizes independently of the code; every row of
+// the registry (and its alias) must be in it, so a new cipher cannot skip it.
+TEST(EvpTable, CoversEveryRegisteredCipher) {
+  auto listed = [](const std::string& n) {
+    return std::any_of(std::begin(kAll), std::end(kAll), [&](const CipherInfo& c) { return n == c.name; });
+  };
+  for (const CipherRow& r : cipher_rows())
+    for (Mode m : {Mode::kECB, Mode::kCTR}) {
+      EXPECT_TRUE(listed(r.evp_name(m))) << r.evp_name(m);
+      if (r.alias != nullptr) {
+        EXPECT_TRUE(listed(std::string(r.alias) + "-" + mode_suffix(m))) << r.alias;
+      }
+    }
+}
 
 TEST_F(Evp, EveryNameFetchesWithTheDocumentedSizes) {
   for (const auto& c : kAll) {

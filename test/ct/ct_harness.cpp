@@ -213,8 +213,9 @@ void check_ciphers(Tally* t, bool list_only) {
 void check_gpu_kernels(Tally* t) {
   namespace g = gpucrypto::gpu;
   using g::Cipher;
-  for (Cipher c : {Cipher::kSkinny128_256, Cipher::kSkinny128_384, Cipher::kSM4, Cipher::kRectangle80,
-                   Cipher::kRectangle128, Cipher::kAES128, Cipher::kAES192, Cipher::kAES256}) {
+  for (const gpucrypto::CipherRow& row : gpucrypto::cipher_rows()) {
+    if (!row.gpu) continue;
+    const Cipher c = *row.gpu;
     const size_t bb = g::block_bytes(c), max_blocks = 19;
     std::vector<uint8_t> key(g::key_bytes(c)), pt(max_blocks * bb), out(max_blocks * bb),
         back(max_blocks * bb);

@@ -21,10 +21,7 @@
 #include <vector>
 
 #include "ciphers/block_cipher.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
+#include "engine/cipher_registry.h"
 #include "test/fuzz/fuzz_common.h"
 #include "test/mode_model.h"
 
@@ -51,27 +48,18 @@ struct Target {
 std::vector<Target>& targets() {
   static std::vector<Target> t = [] {
     std::vector<Target> v;
-    auto add = [&](const std::string& base, const CipherAlgo& a, bool def) {
+    auto add = [&](const std::string& base, const CipherAlgo& a, bool def, bool bit_modes) {
       v.push_back({base + "-ECB", &a, false, def});
       v.push_back({base + "-CTR", &a, true, def});
       std::vector<std::string> more = {"-CBC", "-CFB", "-OFB"};
-      if (base.rfind("AES-", 0) == 0) {
+      if (bit_modes) {
         more.push_back("-CFB8");
         more.push_back("-CFB1");
       }
       for (const std::string& m : more) v.push_back({base + m, &a, false, def});
       for (Target& x : v) x.mode = gpucrypto::test::model_mode_of(x.name);
     };
-    add("SKINNY-128-256", gpucrypto::skinny128_256(), false);
-    add("SKINNY-128-384", gpucrypto::skinny128_384(), false);
-    add("SM4", gpucrypto::sm4(), true);
-    add("RECTANGLE-80", gpucrypto::rectangle80(), false);
-    add("RECTANGLE-128", gpucrypto::rectangle128(), false);
-    for (unsigned b : {128u, 192u, 256u})
-      for (unsigned k : {128u, 192u, 256u})
-        add(b == 128 ? "AES-" + std::to_string(k)
-                     : "RIJNDAEL-" + std::to_string(b) + "-" + std::to_string(k),
-            gpucrypto::rijndael(b, k), b == 128);
+    for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows()) add(r.name, r.algo(), r.in_default, r.bit_modes);
     const auto& p = gpucrypto::fuzz::providers();
     for (Target& x : v) {
       x.ours = EVP_CIPHER_fetch(p.lib, x.name.c_str(), "provider=gpucrypto");

@@ -1,5 +1,6 @@
 #include "bench/options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -142,14 +143,27 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       }
       value = argv[++i];
     }
+    // The switches and the options that only store their value.
+    static constexpr std::pair<const char*, bool Options::*> kSwitches[] = {{"--list", &Options::list},
+                                                                           {"--elapsed", &Options::elapsed}};
+    static constexpr std::pair<const char*, std::string Options::*> kStored[] = {
+        {"--json", &Options::json_path},
+        {"--markdown", &Options::markdown_path},
+        {"--plot", &Options::plot_prefix},
+        {"--module-dir", &Options::module_dir}};
+    auto named = [&a](const auto& e) { return a == e.first; };
+    if (const auto* sw = std::find_if(std::begin(kSwitches), std::end(kSwitches), named); sw != std::end(kSwitches)) {
+      opt->*sw->second = true;
+      continue;
+    }
+    if (const auto* st = std::find_if(std::begin(kStored), std::end(kStored), named); st != std::end(kStored)) {
+      opt->*st->second = value;
+      continue;
+    }
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       err->clear();
       return false;
-    } else if (a == "--list") {
-      opt->list = true;
-    } else if (a == "--elapsed") {
-      opt->elapsed = true;
     } else if (a == "--mode") {
       opt->mode_given = true;
       opt->modes.clear();
@@ -211,14 +225,6 @@ bool parse_options(int argc, char** argv, Options* opt, std::string* err) {
       if (!parse_int(value, 2, 1024, &opt->threads)) return fail("bad --threads (2 .. 1024)");
     } else if (a == "--mt-min-bytes") {
       if (!parse_byte_count(value, &opt->mt_min_bytes)) return fail("bad --mt-min-bytes");
-    } else if (a == "--json") {
-      opt->json_path = value;
-    } else if (a == "--markdown") {
-      opt->markdown_path = value;
-    } else if (a == "--plot") {
-      opt->plot_prefix = value;
-    } else if (a == "--module-dir") {
-      opt->module_dir = value;
     } else if (a == "--against") {
       if (value.empty()) return fail("--against needs an openssl program or runner");
       opt->against = value;

@@ -71,25 +71,22 @@ class HybridKem : public ::testing::TestWithParam<Hybrid> {
     if (!prov_.ok()) GTEST_SKIP() << "gpucrypto provider not loadable from " << module_dir();
   }
   const char* name() const { return GetParam().name; }
-  EVP_PKEY* pub_key(const Bytes& pub) {
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, const_cast<uint8_t*>(pub.data()),
-                                              pub.size()),
-                      OSSL_PARAM_END};
-    return evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_PUBLIC_KEY);
+  // A fresh key pair of ours.
+  EVP_PKEY* keygen() { return evp_keygen(prov_.libctx(), name()); }
+  // A key from one octet-string parameter.
+  EVP_PKEY* from_octets(const char* param, const Bytes& b, int selection) {
+    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(param, const_cast<uint8_t*>(b.data()), b.size()), OSSL_PARAM_END};
+    return evp_fromdata(prov_.libctx(), name(), p, selection);
   }
+  EVP_PKEY* pub_key(const Bytes& pub) { return from_octets(OSSL_PKEY_PARAM_PUB_KEY, pub, EVP_PKEY_PUBLIC_KEY); }
   // A key pair from its private key alone (OpenSSL 3.5's export format).
-  EVP_PKEY* priv_key(const Bytes& priv) {
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, const_cast<uint8_t*>(priv.data()),
-                                              priv.size()),
-                      OSSL_PARAM_END};
-    return evp_fromdata(prov_.libctx(), name(), p, EVP_PKEY_KEYPAIR);
-  }
+  EVP_PKEY* priv_key(const Bytes& priv) { return from_octets(OSSL_PKEY_PARAM_PRIV_KEY, priv, EVP_PKEY_KEYPAIR); }
   ProviderFixture prov_;
 };
 
 TEST_P(HybridKem, SizesAndParams) {
   const Hybrid& h = GetParam();
-  EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+  EVP_PKEY* k = keygen();
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY).size(), h.ek + h.cl);
   EXPECT_EQ(evp_octets(k, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY), evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY));
@@ -121,7 +118,7 @@ TEST_P(HybridKem, PythonEncapsulatesWeDecapsulate) {
   if (python("check") != std::vector<std::string>{})
     GTEST_SKIP() << "python3 cryptography with ML-KEM not available (pip install cryptography>=46)";
   for (int round = 0; round < 2; ++round) {
-    EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+    EVP_PKEY* k = keygen();
     ASSERT_NE(k, nullptr);
     const auto r = python(std::string("encap ") + name() + " " + to_hex(evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY)));
     ASSERT_EQ(r.size(), 2u) << (r.empty() ? "" : r[0]);
@@ -154,7 +151,7 @@ TEST_P(HybridKem, WeEncapsulatePythonDecapsulates) {
 // paramgen, then set1_encoded_public_key. Bad shares are refused.
 TEST_P(HybridKem, BadKeySharesAreRefused) {
   const Hybrid& h = GetParam();
-  EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+  EVP_PKEY* k = keygen();
   ASSERT_NE(k, nullptr);
   const Bytes good = evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY);
   auto accepted = [&](const Bytes& share) {
@@ -224,7 +221,7 @@ TEST_P(HybridKem, BadKeySharesAreRefused) {
 // and loads, still decapsulating valid ciphertexts right.
 TEST_P(HybridKem, CorruptedMlkemHalfOfPrivateKeyRefused) {
   const Hybrid& h = GetParam();
-  EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+  EVP_PKEY* k = keygen();
   ASSERT_NE(k, nullptr);
   const Bytes priv = evp_octets(k, OSSL_PKEY_PARAM_PRIV_KEY);
   const Bytes pub = evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY);
@@ -283,7 +280,7 @@ TEST_P(HybridKem, CorruptedMlkemHalfOfPrivateKeyRefused) {
 // decapsulating what the others encapsulated; a private-key import of the
 // same bytes agrees with all of them.
 TEST_P(HybridKem, OneKeyAcrossThreadsDupsAndAFork) {
-  EVP_PKEY* k = evp_keygen(prov_.libctx(), name());
+  EVP_PKEY* k = keygen();
   ASSERT_NE(k, nullptr);
   EVP_PKEY* peer = pub_key(evp_octets(k, OSSL_PKEY_PARAM_PUB_KEY));  // what a TLS server holds
   EVP_PKEY* dup = EVP_PKEY_dup(k);

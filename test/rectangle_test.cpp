@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -75,45 +77,31 @@ std::string round_key_hex(const uint16_t k[4]) {
 }
 
 // Source: the civerly SageMath library's RECTANGLE doctests (round keys used
-// with the two official 80-bit vectors), via test/vectors/rectangle.txt;
-// format R0||R1||R2||R3.
-struct RoundKeyList {
-  const char* key;
-  const char* expected[rectangle::kRoundKeys];  // K_0 .. K_25
-};
-const RoundKeyList kRoundKeys80[] = {
-    {"00000000000000000000",
-     {
-         "0000000000000000", "000e000f00000000", "000c0001000ff000", "0309000df00ccf00",
-         "0c0df006cf099cf3", "f311cf099cfddac3", "d1fd9cf8dac221af", "642adac821aa5104",
-         "f6b521a3510e34e8", "935d510634edb762", "078134e9b76d2dc4", "bdfeb76a2dc5c18a",
-         "4cde2dcec18eeb91", "f282c180eb9f4342", "4e6feb92434268eb", "8fc2434468e0f401",
-         "80da68eef4051124", "b972f404112a2ed1", "8dab11262ed7f23c", "b3af2ed5f233865a",
-         "8d63f2328657f5c7", "93bb8659f5c5ecff", "3ed9f5c8ecfc43ae", "26e3ecf143a6f782",
-         "0ad343aaf78301ab", "9ab8f78501a136fc"
-     }},
-    {"ffffffffffffffffffff",
-     {
-         "ffffffffffffffff", "0f01fff0fff0f000", "fef3fffff000f0f0", "0f09f00cf0fff00e",
-         "f00ff0f5f003c1f0", "f914f00ac1f7731f", "ecf0c1f67315a738", "3c1b7316a73a536f",
-         "6f34a738536869cb", "9050536c69c30a80", "00e969cc0a8caf9f", "8bd90a84af92baaa",
-         "db0caf95baa66b48", "a944baa16b45dd65", "fe186b4fdd6496d0", "7facdd6796db1029",
-         "770d96db102c3f16", "98b810243f1dac5b", "aea73f1cac5bcdcb", "9cbaac5bcdc7e462",
-         "19c1cdc1e46820e5", "00d2e46320e5cebb", "3a7320e3cebab526", "5ccaceb0b5255b8c",
-         "0de2b5225b847fc4", "553b5b897fc63b3f"
-     }},
-};
-
+// with the two official 80-bit vectors), the "roundkeys" records of
+// test/vectors/rectangle.txt: "RECTANGLE-80 key=00..00" (every key byte the
+// one given), rk00 .. rk25 as R0||R1||R2||R3.
 TEST(Rectangle, RoundKeys80) {
-  for (const RoundKeyList& list : kRoundKeys80) {
-    SCOPED_TRACE(list.key);
+  const test::KatFile f = test::load_vector_blocks("rectangle.txt");
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  int lists = 0;
+  for (const test::KatRecord& rec : f.records) {
+    const auto it = rec.find("roundkeys");
+    if (it == rec.end()) continue;
+    SCOPED_TRACE(it->second);
+    const size_t at = it->second.find("key=");
+    ASSERT_NE(at, std::string::npos);
+    const Bytes key(10, hex(it->second.substr(at + 4, 2))[0]);
     rectangle::RoundKeys rk;
-    const Bytes key = hex(list.key);
     rectangle::expand_key(key.data(), key.size(), &rk);
     for (int r = 0; r < rectangle::kRoundKeys; ++r) {
-      EXPECT_EQ(round_key_hex(rk.k[r]), list.expected[r]) << "K_" << r;
+      char name[8];
+      std::snprintf(name, sizeof name, "rk%02d", r);
+      ASSERT_EQ(rec.count(name), 1u) << name;
+      EXPECT_EQ(round_key_hex(rk.k[r]), rec.at(name)) << "K_" << r;
     }
+    ++lists;
   }
+  EXPECT_EQ(lists, 2) << "the two 80-bit round-key lists";
 }
 
 // Key byte order (documented in rectangle.h): K_0 is the

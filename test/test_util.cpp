@@ -8,11 +8,13 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 
+#include "engine/cipher_registry.h"
 #include "platform/cpu_features.h"
 
 namespace gpucrypto::test {
@@ -345,6 +347,19 @@ std::string cipher_ctx_state(EVP_CIPHER_CTX* ctx) {
          to_hex(iv, 16) + " updated-iv=" + to_hex(uiv, 16) + " block=" +
          std::to_string(EVP_CIPHER_CTX_get_block_size(ctx)) + " mode=" +
          std::to_string(EVP_CIPHER_CTX_get_mode(ctx));
+}
+
+const std::vector<RegisteredCase>& sampled_registered_ciphers() {
+  static const std::vector<RegisteredCase> v = [] {
+    std::vector<RegisteredCase> out;
+    size_t i = 0;
+    for (const CipherRow& r : cipher_rows()) {
+      for (Mode m : {Mode::kECB, Mode::kCTR, std::array{Mode::kCBC, Mode::kCFB, Mode::kOFB}[i++ % 3]})
+        out.push_back({r.evp_name(m), &r.algo()});
+    }
+    return out;
+  }();
+  return v;
 }
 
 }  // namespace gpucrypto::test

@@ -21,6 +21,15 @@ std::string to_hex(const uint8_t* p, size_t n);
 inline std::string to_hex(const Bytes& b) { return to_hex(b.data(), b.size()); }
 Bytes random_bytes(size_t n);               // RAND_bytes from OpenSSL's default provider
 
+// Every registered cipher (engine/cipher_registry.h) in ECB and CTR, and in
+// one chained mode each (CBC, CFB, OFB in turn down the rows): the cases of
+// the tests that do not need every mode of every cipher.
+struct RegisteredCase {
+  std::string evp_name;
+  const CipherAlgo* algo;
+};
+const std::vector<RegisteredCase>& sampled_registered_ciphers();
+
 // Implementations of `algo` that the CPU running the test supports.
 std::vector<const CipherHw*> runnable_impls(const CipherAlgo& algo);
 

@@ -22,10 +22,6 @@
 
 #include "ciphers/block_cipher.h"
 #include "platform/cpu_features.h"
-#include "ciphers/rectangle/rectangle.h"
-#include "ciphers/rijndael/rijndael.h"
-#include "ciphers/skinny/skinny.h"
-#include "ciphers/sm4/sm4.h"
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "test/test_util.h"
@@ -220,26 +216,29 @@ class Wipe : public ::testing::Test {
     EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held " << what;
   }
 
+  // body(algo, hw, c) for every sampled registered cipher (test_util.h),
+  // after reset(), hw the implementation this CPU selects, c our cipher.
+  template <class Body>
+  void each_cipher(Body body) {
+    for (const auto& cs : gpucrypto::test::sampled_registered_ciphers()) {
+      SCOPED_TRACE(cs.evp_name.c_str());
+      reset();
+      EVP_CIPHER* c = EVP_CIPHER_fetch(fx_.libctx(), cs.evp_name.c_str(), "provider=gpucrypto");
+      ASSERT_NE(c, nullptr);
+      body(*cs.algo, gpucrypto::select_hw(*cs.algo, gpucrypto::cpu_features_detected()), c);
+      EVP_CIPHER_free(c);
+    }
+  }
+
+  // A fresh random key of algo's length into key (at least 64 bytes).
+  static void random_key(const CipherAlgo& algo, uint8_t* key) {
+    const Bytes k = gpucrypto::test::random_bytes(algo.key_bytes);
+    std::memcpy(key, k.data(), k.size());
+  }
+
   gpucrypto::test::ProviderFixture fx_;
 };
 
-struct Case {
-  const char* evp_name;
-  const CipherAlgo& (*algo)();
-};
-const CipherAlgo& aes256() { return gpucrypto::rijndael(128, 256); }
-const CipherAlgo& rijndael256() { return gpucrypto::rijndael(256, 256); }
-const Case kCases[] = {
-    {"AES-256-CTR", aes256},
-    {"AES-256-ECB", aes256},
-    {"SKINNY-128-384-ECB", gpucrypto::skinny128_384},
-    {"SM4-CTR", gpucrypto::sm4},
-    {"RECTANGLE-128-ECB", gpucrypto::rectangle128},
-    {"RIJNDAEL-256-256-CTR", rijndael256},
-    {"AES-256-CBC", aes256},
-    {"SM4-OFB", gpucrypto::sm4},
-    {"SKINNY-128-384-CFB", gpucrypto::skinny128_384},
-};
 
 // The hook itself: a freed block holding the key is caught, a cleansed one
 // is not, and frees from inside gpucrypto.so do reach the hook.
@@ -272,18 +271,11 @@ TEST_F(Wipe, HookSeesDirtyFreesIncludingTheModules) {
 }
 
 TEST_F(Wipe, FreedContextsHoldNoKeyMaterial) {
-  for (const Case& cs : kCases) {
-    SCOPED_TRACE(cs.evp_name);
-    reset();
-    const CipherAlgo& algo = cs.algo();
+  each_cipher([&](const CipherAlgo& algo, const CipherHw& hw, EVP_CIPHER* c) {
     static uint8_t key[64], iv[32];
-    const Bytes k = gpucrypto::test::random_bytes(algo.key_bytes);
-    std::memcpy(key, k.data(), k.size());
+    random_key(algo, key);
     std::memset(iv, 0x42, sizeof iv);
-    const CipherHw& hw = gpucrypto::select_hw(algo, gpucrypto::cpu_features_detected());
     add_key_patterns(hw, key, algo.key_bytes);
-    EVP_CIPHER* c = EVP_CIPHER_fetch(fx_.libctx(), cs.evp_name, "provider=gpucrypto");
-    ASSERT_NE(c, nullptr);
     static uint8_t buf[4096], out[4096 + 64];
     g.on = true;
     // Encrypt and decrypt contexts (decrypt also expands the inverse
@@ -302,23 +294,14 @@ TEST_F(Wipe, FreedContextsHoldNoKeyMaterial) {
     g.on = false;
     EXPECT_GE(g.aligned_frees_seen, 4u) << "four key schedules were allocated and freed";
     EXPECT_EQ(g.dirty_frees, 0u) << "a freed block still held the key or its schedule";
-    EVP_CIPHER_free(c);
-  }
+  });
 }
 
 TEST_F(Wipe, RekeyLeavesNoTraceOfTheOldKey) {
-  for (const Case& cs : kCases) {
-    SCOPED_TRACE(cs.evp_name);
-    reset();
-    const CipherAlgo& algo = cs.algo();
+  each_cipher([&](const CipherAlgo& algo, const CipherHw& hw, EVP_CIPHER* c) {
     static uint8_t key1[64], key2[64], iv[32], buf[256], out[512];
-    const Bytes k1 = gpucrypto::test::random_bytes(algo.key_bytes),
-                k2 = gpucrypto::test::random_bytes(algo.key_bytes);
-    std::memcpy(key1, k1.data(), k1.size());
-    std::memcpy(key2, k2.data(), k2.size());
-    const CipherHw& hw = gpucrypto::select_hw(algo, gpucrypto::cpu_features_detected());
-    EVP_CIPHER* c = EVP_CIPHER_fetch(fx_.libctx(), cs.evp_name, "provider=gpucrypto");
-    ASSERT_NE(c, nullptr);
+    random_key(algo, key1);
+    random_key(algo, key2);
     g.on = true;  // record the context's blocks from their allocation on
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     int outl = 0;
@@ -337,8 +320,7 @@ TEST_F(Wipe, RekeyLeavesNoTraceOfTheOldKey) {
     EVP_CIPHER_CTX_free(ctx);
     g.on = false;
     EXPECT_EQ(g.dirty_frees, 0u);
-    EVP_CIPHER_free(c);
-  }
+  });
 }
 
 TEST_F(Wipe, FreedBabyKyberKeysHoldNoPrivateKey) {

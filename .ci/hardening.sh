@@ -195,10 +195,11 @@ job_fuzz() {
   note "fuzz: build with clang-14 ($(stamp))"
   CC=clang-14 CXX=clang++-14 configure "$B" -DGPUCRYPTO_FUZZ=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
-  build "$B" gpucrypto fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem fuzz_hybrid
+  build "$B" gpucrypto fuzz_cipher fuzz_gcm fuzz_kem fuzz_mlkem fuzz_hybrid gpucrypto-cipher-list
   local C=$B/corpus
   mkdir -p "$C/fuzz_cipher" "$C/fuzz_gcm" "$C/fuzz_kem" "$C/fuzz_mlkem" "$C/fuzz_hybrid"
-  python3 "$SRC/test/fuzz/make_seeds.py" "$C"
+  "$B/test/gpucrypto-cipher-list" --no-aliases >"$B/ciphers.txt"
+  python3 "$SRC/test/fuzz/make_seeds.py" "$C" "$B/ciphers.txt"
   # babyKyber seeds: real keys written by the openssl CLI through the provider.
   local rt
   rt=$(clang++-14 -print-file-name=libclang_rt.asan-x86_64.so)

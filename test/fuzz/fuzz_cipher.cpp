@@ -48,18 +48,16 @@ struct Target {
 std::vector<Target>& targets() {
   static std::vector<Target> t = [] {
     std::vector<Target> v;
-    auto add = [&](const std::string& base, const CipherAlgo& a, bool def, bool bit_modes) {
-      v.push_back({base + "-ECB", &a, false, def});
-      v.push_back({base + "-CTR", &a, true, def});
-      std::vector<std::string> more = {"-CBC", "-CFB", "-OFB"};
-      if (bit_modes) {
-        more.push_back("-CFB8");
-        more.push_back("-CFB1");
+    // Every registered name, in the registry's order (rows, then kModes):
+    // test/fuzz/make_seeds.py indexes the same list (gpucrypto-cipher-list
+    // --no-aliases).
+    for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows())
+      for (gpucrypto::Mode m : gpucrypto::kModes) {
+        if (!r.has(m)) continue;
+        Target x{r.evp_name(m), &r.algo(), m == gpucrypto::Mode::kCTR, r.in_default};
+        x.mode = gpucrypto::test::model_mode_of(x.name);
+        v.push_back(x);
       }
-      for (const std::string& m : more) v.push_back({base + m, &a, false, def});
-      for (Target& x : v) x.mode = gpucrypto::test::model_mode_of(x.name);
-    };
-    for (const gpucrypto::CipherRow& r : gpucrypto::cipher_rows()) add(r.name, r.algo(), r.in_default, r.bit_modes);
     const auto& p = gpucrypto::fuzz::providers();
     for (Target& x : v) {
       x.ours = EVP_CIPHER_fetch(p.lib, x.name.c_str(), "provider=gpucrypto");

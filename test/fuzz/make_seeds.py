@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus for fuzz_cipher into <out>/fuzz_cipher.
+"""Writes the seed corpus for fuzz_cipher into <out>/fuzz_cipher (make_seeds.py OUT LIST).
 
 Seeds are laid out as fuzz_cipher.cpp reads them:
   [cipher index][key][iv][flags][chunks][len u16 LE][plaintext][op program]
@@ -11,21 +11,19 @@ CLI at CI time (.ci/hardening.sh), like test/cli/babykyber_cli.sh does.
 import os
 import sys
 
-# (EVP order of fuzz_cipher.cpp targets(): name, key bytes, block bytes)
+# (name, key bytes, block bytes) in the order of fuzz_cipher.cpp targets():
+# read from the registry's list (gpucrypto-cipher-list --no-aliases, whose
+# lines are "NAME KEYBYTES IVBYTES BLOCKBYTES"), given as the second argument.
 CIPHERS = []
 
 
-def add(base, k, b):
-    modes = ["ECB", "CTR", "CBC", "CFB", "OFB"] + (["CFB8", "CFB1"] if base.startswith("AES-") else [])
-    CIPHERS.extend((f"{base}-{m}", k, b) for m in modes)
-
-
-for base, k, b in [("SKINNY-128-256", 32, 16), ("SKINNY-128-384", 48, 16), ("SM4", 16, 16),
-                   ("RECTANGLE-80", 10, 8), ("RECTANGLE-128", 16, 8)]:
-    add(base, k, b)
-for bb in (128, 192, 256):
-    for kb in (128, 192, 256):
-        add(f"AES-{kb}" if bb == 128 else f"RIJNDAEL-{bb}-{kb}", kb // 8, bb // 8)
+def read_ciphers(path):
+    with open(path) as f:
+        for line in f:
+            name, k, _iv, b = line.split()
+            CIPHERS.append((name, int(k), int(b)))
+    if not CIPHERS:
+        sys.exit(f"{path}: no cipher listed")
 
 H = bytes.fromhex
 # NIST SP 800-38A F.5.1 (AES-128-CTR): key, initial counter block, plaintext.
@@ -50,6 +48,9 @@ def seed(i, key, iv, pt, flags, chunks):
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: make_seeds.py OUTDIR CIPHER_LIST_FILE")
+    read_ciphers(sys.argv[2])
     out = os.path.join(sys.argv[1], "fuzz_cipher")
     os.makedirs(out, exist_ok=True)
     n = 0

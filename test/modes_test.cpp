@@ -6,7 +6,8 @@
 // random update chunkings, in place, misaligned, padding on and off, 1, 2 and
 // 7 threads; call-for-call lockstep with the default provider (outputs, num,
 // iv, updated-iv, copies, re-inits, set num, use-bits); the bad-decrypt and
-// length errors; the fused CBC/CFB decryption and CFB1 hooks of every
+// length errors; every chain hook (CBC/CFB encryption, OFB, the fused CBC/CFB
+// decryption) and the CFB1 hook of every
 // implementation against the mode layer's composition (ChainedHooks). The ctest backend.*
 // variants run it with every CPU path.
 #include <gtest/gtest.h>
@@ -346,23 +347,36 @@ TEST_P(Modes, StreamStateResumesInAFreshContext) {
 
 INSTANTIATE_TEST_SUITE_P(Every, Modes, ::testing::ValuesIn(all_mode_names()), test_name);
 
-// --- the fused CBC / CFB decryption hooks ------------------------------------------
+// --- the chained-mode hooks ---------------------------------------------------------
 
-// CipherHw::cbc_decrypt / cfb_decrypt called directly, against the mode
-// layer's composition over the same implementation's ECB hooks (a copy of
-// the CipherHw without the fused hooks): every block count 0 ... 40 (each
-// tail of the 4-, 8-, 24- and 32-block batches) and a few past three batches,
-// out of place (misaligned both ways) and in place, in one call and split at
-// random points (reg carries the chain); the bytes and reg must agree.
+// Every CipherHw chain hook (block_cipher.h): the sequential cbc_encrypt,
+// cfb_encrypt and ofb, and the fused cbc_decrypt and cfb_decrypt.
+struct ChainHook {
+  const char* name;
+  CipherHw::ChainFn CipherHw::*hook;
+  // The mode layer's function of it: the hook when set, else the composition.
+  void (*mode)(const CipherHw&, const void*, size_t, uint8_t*, const uint8_t*, uint8_t*, size_t);
+};
+constexpr ChainHook kChainHooks[] = {
+    {"cbc_encrypt", &CipherHw::cbc_encrypt, cbc_encrypt}, {"cfb_encrypt", &CipherHw::cfb_encrypt, cfb_encrypt},
+    {"ofb", &CipherHw::ofb, ofb_crypt},                   {"cbc_decrypt", &CipherHw::cbc_decrypt, cbc_decrypt},
+    {"cfb_decrypt", &CipherHw::cfb_decrypt, cfb_decrypt}};
+
+// A chain hook called directly, against the mode layer's composition over
+// the same implementation's ECB hooks (a copy of the CipherHw without any
+// chain hook): every block count 0 ... 40 (each tail of the 4-, 8-, 24- and
+// 32-block batches) and a few past three batches, out of place (misaligned
+// both ways) and in place, in one call and split at random points (reg
+// carries the chain); the bytes and reg must agree.
 struct ChainedCase {
   size_t n, in_off, out_off;
   bool in_place;
 };
 
-void check_chained_hook(const CipherAlgo& algo, const CipherHw& hw, bool cfb, std::mt19937& rng) {
-  const CipherHw::ChainFn hook = cfb ? hw.cfb_decrypt : hw.cbc_decrypt;
+void check_chained_hook(const CipherAlgo& algo, const CipherHw& hw, const ChainHook& h, std::mt19937& rng) {
+  const CipherHw::ChainFn hook = hw.*h.hook;
   CipherHw plain = hw;
-  plain.cbc_decrypt = plain.cfb_decrypt = nullptr;
+  for (const ChainHook& other : kChainHooks) plain.*other.hook = nullptr;
   const size_t bs = algo.block_bytes;
   const Bytes key = random_bytes(algo.key_bytes);
   KeySchedule ks(hw, key);
@@ -375,13 +389,13 @@ void check_chained_hook(const CipherAlgo& algo, const CipherHw& hw, bool cfb, st
                                  ChainedCase{n, 0, 0, true}, ChainedCase{n, 3, 3, true}}) {
       SCOPED_TRACE("blocks " + std::to_string(n) + " in+" + std::to_string(c.in_off) + " out+" +
                    std::to_string(c.out_off) + (c.in_place ? " in place" : ""));
-      const Bytes ct = random_bytes(n * bs), iv = random_bytes(bs);
+      const Bytes input = random_bytes(n * bs), iv = random_bytes(bs);
       Bytes want(n * bs), want_reg = iv;
-      (cfb ? cfb_decrypt : cbc_decrypt)(plain, ks.get(), bs, want_reg.data(), ct.data(), want.data(), n);
+      h.mode(plain, ks.get(), bs, want_reg.data(), input.data(), want.data(), n);
       for (bool split : {false, true}) {
         // Guard bytes around both buffers: nothing past the n blocks is written.
         Bytes a(n * bs + 2 * bs, 0xa5), b(n * bs + 2 * bs, 0x5a), reg = iv;
-        std::ranges::copy(ct, a.begin() + c.in_off);
+        std::ranges::copy(input, a.begin() + c.in_off);
         Bytes want_a = a, want_b = b;
         std::ranges::copy(want, c.in_place ? want_a.begin() + c.in_off : want_b.begin() + c.out_off);
         const uint8_t* in = a.data() + c.in_off;
@@ -407,18 +421,18 @@ TEST(ChainedHooks, EveryImplementationMatchesTheComposition) {
     if (n.mode != ModelMode::kCFB) continue;  // each algorithm once
     for (const CipherHw* hw : runnable_impls(*n.algo)) {
       SCOPED_TRACE(std::string(n.algo->name) + " " + hw->name);
-      // The Rijndael SIMD paths fuse both (the mode layer's two-pass staging
-      // costs them a fifth of their ECB throughput).
+      // The Rijndael SIMD paths fuse both decryptions (the mode layer's
+      // two-pass staging costs them a fifth of their ECB throughput).
       if (std::string(n.algo->name).find("AES") == 0 || std::string(n.algo->name).find("RIJNDAEL") == 0) {
         if (std::string(hw->name) != "ref") {
           EXPECT_NE(hw->cbc_decrypt, nullptr);
           EXPECT_NE(hw->cfb_decrypt, nullptr);
         }
       }
-      for (bool cfb : {false, true}) {
-        if ((cfb ? hw->cfb_decrypt : hw->cbc_decrypt) == nullptr) continue;
-        SCOPED_TRACE(cfb ? "CFB" : "CBC");
-        ASSERT_NO_FATAL_FAILURE(check_chained_hook(*n.algo, *hw, cfb, rng));
+      for (const ChainHook& h : kChainHooks) {
+        if (hw->*h.hook == nullptr) continue;
+        SCOPED_TRACE(h.name);
+        ASSERT_NO_FATAL_FAILURE(check_chained_hook(*n.algo, *hw, h, rng));
         ++checked;
       }
     }

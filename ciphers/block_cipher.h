@@ -80,8 +80,8 @@ struct CipherHw {
 // ciphertext in one pass, so the cipher and carry-less-multiply units
 // overlap. Contract, besides CipherHw's (constant time, concurrent calls on
 // one read-only schedule, in == out allowed):
-//  * `ks` is the schedule GcmHw::setkey wrote; `key` a GhashKey with all its
-//    powers (npowers == kGhashPowers, ciphers/ghash/ghash.h), set by any
+//  * `ks` is the schedule GcmHw::setkey wrote; `key` a GhashKey with at
+//    least min(nblocks, kGhashPowers) powers (ciphers/ghash/ghash.h), set by any
 //    GHASH implementation (the kernel reads its layout, which all share).
 //  * The caller guarantees that the low 32 bits of `ctr` do not wrap inside
 //    a call and that nblocks >= min_blocks; `ctr` is advanced by nblocks

@@ -15,8 +15,6 @@ constexpr uint8_t kZero[16] = {};
 // Stitched path: CTR then GHASH (or GHASH then CTR) per piece this size, so
 // the second pass reads what the first left in L1.
 constexpr size_t kStitchBlocks = 256;
-// Runs of at least this many blocks extend the key to all its powers.
-constexpr size_t kExtendBlocks = 16;
 
 void gmult(const GcmKey& k, uint8_t xi[16]) { k.ghash->ghash(&k.gkey, xi, kZero, 1); }
 
@@ -43,7 +41,7 @@ void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in
   // the VAES-512 CTR hook takes 4 to 7 blocks as a whole 32-block batch of
   // masked zmm loads and stores) costs less than broadcasting every round
   // key to zmm. k.ctr is that CTR (GcmFusedHw::ctr).
-  if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers == kGhashPowers) {
+  if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers >= std::min(n, kGhashPowers)) {
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
   }
@@ -86,9 +84,12 @@ unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, u
 
 }  // namespace
 
-void gcm_full_powers(GcmKey& k) {
-  if (k.gkey.npowers < kGhashPowers) k.ghash->extend(&k.gkey);
+void gcm_powers(GcmKey& k, size_t nblocks) {
+  const size_t want = std::min(nblocks, kGhashPowers);
+  if (k.gkey.npowers < want) k.ghash->extend(&k.gkey, uint32_t(want));
 }
+
+void gcm_full_powers(GcmKey& k) { gcm_powers(k, kGhashPowers); }
 
 void gcm_ctr32_add(uint8_t ctr[16], uint64_t n) {
   store_be32(ctr + 12, uint32_t(load_be32(ctr + 12) + uint32_t(n)));
@@ -205,7 +206,7 @@ int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
     gmult(k, s->xi);
   }
   const size_t whole = len / 16;
-  if (whole >= kExtendBlocks) gcm_full_powers(k);
+  gcm_powers(k, whole);
   k.ghash->ghash(&k.gkey, s->xi, aad, whole);
   aad += 16 * whole;
   len -= 16 * whole;
@@ -230,7 +231,7 @@ namespace {
     s->mres = partial(k, s, s->mres, in, out, len, enc);
     if (s->mres != 0) return 0;  // len is 0
   }
-  if (len / 16 >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
+  gcm_powers(k, len / 16);  // before any pool thread reads the key
   return 0;
 }
 

@@ -79,9 +79,9 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
 // gcm_crypt in steps, for a caller that runs the whole blocks elsewhere (the
 // engine's dispatcher, on its pool). gcm_crypt_begin checks the length (-1
 // as gcm_crypt, nothing changed), ends the AAD, completes a partial block
-// from the start of the data (advancing in, out and len past it) and, when
-// len / 16 whole blocks are many, gives the key all its powers before
-// other threads read it. The caller then runs those whole blocks on s->ctr
+// from the start of the data (advancing in, out and len past it) and gives
+// the key the powers len / 16 whole blocks need (gcm_powers) before other
+// threads read it. The caller then runs those whole blocks on s->ctr
 // and s->xi as gcm_blocks does, and passes the rest (len % 16 bytes) to
 // gcm_crypt_end.
 int gcm_crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out, size_t& len,
@@ -96,8 +96,10 @@ bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t
 // The comparison itself: 1 when a[0..len) == b[0..len), constant time.
 unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len);
 
-// Adds the high powers of H to the key (done by gcm_aad / gcm_crypt before
-// a run long enough to use them; the fused kernels need them).
+// Adds the powers of H a run of nblocks aggregates (GhashHw::extend: up to
+// 32; gcm_aad and gcm_crypt do it before each run, the fused kernels need
+// min(nblocks, 32)); gcm_full_powers adds all of them.
+void gcm_powers(GcmKey& k, size_t nblocks);
 void gcm_full_powers(GcmKey& k);
 
 // Whole blocks on the calling thread: CTR with inc32 from `ctr` and GHASH of

@@ -280,8 +280,8 @@ void check_gcm(Tally* t) {
     const long before = errors_so_far();
     secret(h, sizeof h);
     g->init(key, h);
-    for (int full = 0; full < 2; ++full) {
-      if (full) g->extend(key);
+    for (uint32_t want : {1u, 4u, 8u, 16u, 32u}) {  // every power level
+      g->extend(key, want);
       for (size_t n : {size_t(1), size_t(3), size_t(4), size_t(5), size_t(33), size_t(100)}) {
         secret(data.data(), 16 * n);
         secret(x, sizeof x);

@@ -45,6 +45,20 @@ void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
   }
+  // The first blocks after J0 of the key's IV: their keystream came with
+  // the key (GcmKey::ek). The counter is public.
+  if (k.has_ek0 && n < kGcmEkBlocks && std::memcmp(ctr, k.j0, 12) == 0) {
+    const uint32_t first = load_be32(ctr + 12) - load_be32(k.j0 + 12);
+    if (first != 0 && first + n <= kGcmEkBlocks) {
+      if (!enc) k.ghash->ghash(&k.gkey, xi, in, n);  // before an in-place write
+      for (size_t b = 0; b < n; ++b) {
+        for (int i = 0; i < 16; ++i) out[16 * b + i] = uint8_t(in[16 * b + i] ^ k.ek[first + b][i]);
+      }
+      if (enc) k.ghash->ghash(&k.gkey, xi, out, n);
+      gcm_ctr32_add(ctr, n);
+      return;
+    }
+  }
   while (n != 0) {
     const size_t m = std::min(n, kStitchBlocks);
     if (!enc) k.ghash->ghash(&k.gkey, xi, in, m);  // before an in-place write
@@ -131,7 +145,7 @@ bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t
     // The implementation's own pass: the schedule GCM reads, H, and E_K(J0)
     // when the IV came with the key.
     if (j0 != nullptr) std::memcpy(k->j0, j0, 16);
-    k->gcm->setkey(k->ks, key, algo.key_bytes, k->h, j0 != nullptr ? k->j0 : nullptr, k->ek0);
+    k->gcm->setkey(k->ks, key, algo.key_bytes, k->h, j0 != nullptr ? k->j0 : nullptr, k->ek);
     k->has_ek0 = j0 != nullptr;
   } else {
     // The block cipher's own key setup (SM4's GFNI implementations: the GFNI
@@ -178,7 +192,7 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
     k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
   }
   if (k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0) {  // J0 is public
-    std::memcpy(s->ek0, k.ek0, 16);
+    std::memcpy(s->ek0, k.ek[0], 16);
   } else if (k.gcm != nullptr) {
     k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
   } else {

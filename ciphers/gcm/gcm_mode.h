@@ -36,11 +36,12 @@ struct alignas(64) GcmKey {
   // names (the provider's case): a new key for them skips the choice.
   const CipherAlgo* chosen_for = nullptr;
   uint32_t chosen_features = 0;
-  // E_K(j0), computed with the key when the message's IV came with it
-  // (gcm_set_key_iv, with GCM hooks); gcm_set_iv uses it for that J0.
-  // has_ek0 is public.
+  // E_K(j0 + i) for i < kGcmEkBlocks (ek[0] the tag mask, then the first
+  // keystream blocks), computed with the key when the message's IV came with
+  // it (gcm_set_key_iv, with GCM hooks); gcm_set_iv takes ek[0] for that J0,
+  // and the first whole blocks of its data use the rest. has_ek0 is public.
   uint8_t j0[16];
-  uint8_t ek0[16];
+  uint8_t ek[kGcmEkBlocks][16];
   bool has_ek0 = false;
 };
 

@@ -80,8 +80,8 @@ struct CipherHw {
 // ciphertext in one pass, so the cipher and carry-less-multiply units
 // overlap. Contract, besides CipherHw's (constant time, concurrent calls on
 // one read-only schedule, in == out allowed):
-//  * `ks` is the schedule GcmHw::setkey wrote; `key` a GhashKey with all its
-//    powers (npowers == kGhashPowers, ciphers/ghash/ghash.h), set by any
+//  * `ks` is the schedule GcmHw::setkey wrote; `key` a GhashKey with at
+//    least min(nblocks, kGhashPowers) powers (ciphers/ghash/ghash.h), set by any
 //    GHASH implementation (the kernel reads its layout, which all share).
 //  * The caller guarantees that the low 32 bits of `ctr` do not wrap inside
 //    a call and that nblocks >= min_blocks; `ctr` is advanced by nblocks
@@ -105,15 +105,20 @@ struct GcmFusedHw {
 // An implementation's own GCM key setup (as OpenSSL's PROV_GCM_HW setkey:
 // the per-key work fused into one pass) and bulk kernel. Chosen once per key
 // with the CipherHw it belongs to, when `required` is in the features.
+// Blocks GcmHw::setkey encrypts from J0 on: E_K(J0) and the keystream of a
+// message's first four data blocks.
+inline constexpr size_t kGcmEkBlocks = 5;
+
 struct GcmHw {
   uint32_t required;  // CpuFeature bits setkey and encrypt_block need
   // Writes the encryption schedule into `ks` (the CipherHw's layout and
   // size; the parts encryption reads, whatever the schedule held before:
   // no zeroing is needed first), h = E_K(0^128) and, when j0 is not null,
-  // ek0 = E_K(j0) (the tag mask of a message whose IV came with the key).
+  // ek[i] = E_K(j0 + i) (inc32) for i < kGcmEkBlocks: the tag mask of a
+  // message whose IV came with the key and the keystream of its first blocks.
   // The result serves the CipherHw's encrypt and ctr hooks too.
   void (*setkey)(void* ks, const uint8_t* key, size_t keylen, uint8_t h[16], const uint8_t* j0,
-                 uint8_t ek0[16]);
+                 uint8_t ek[][16]);
   // One block, out = E_K(in), on that schedule (E_K(J0) per message).
   void (*encrypt_block)(const void* ks, const uint8_t in[16], uint8_t out[16]);
   // nullptr: the mode stitches the CipherHw's ctr and GHASH per 4 KiB.

@@ -55,29 +55,48 @@ constexpr size_t kUnset = SIZE_MAX;      // UNINITIALISED_SIZET
 
 enum class IvState { kUninitialised, kBuffered, kCopied, kFinished };
 
-// --- served counts: sharded by context address so that connections on
-// different threads do not share a cache line (two relaxed adds per message).
+// --- served counts: one slot per thread (the first kThreadSlots threads
+// that serve a message; later ones share slots picked by context address),
+// each on its own cache line. A thread alone writes its slot, with a plain
+// load and store: a locked add drains the store buffer, a cost every short
+// message paid twice. Readers add the slots up.
 struct alignas(64) Shard {
   std::atomic<uint64_t> records{0}, bytes{0};
 };
+constexpr size_t kThreadSlots = 256;
+Shard g_slots[kThreadSlots];
 Shard g_shards[16];
+std::atomic<size_t> g_next_slot{0};
+thread_local Shard* t_slot = nullptr;  // this thread's slot (trivial: no TLS destructor)
 
 // The counts are the process's own: a forked child starts from zero (an
 // nginx worker reports what it served, not what its master did before the
 // fork). Registered when the module is loaded; glibc drops the handler when
 // the module is unloaded.
 void zero_counts() {
-  for (Shard& s : g_shards) {
+  const auto zero = [](Shard& s) {
     s.records.store(0, std::memory_order_relaxed);
     s.bytes.store(0, std::memory_order_relaxed);
-  }
+  };
+  for (Shard& s : g_slots) zero(s);
+  for (Shard& s : g_shards) zero(s);
 }
 [[maybe_unused]] const bool g_counts_per_process = pthread_atfork(nullptr, nullptr, zero_counts) == 0;
 
 void count_served(const void* ctx, uint64_t bytes) {
-  Shard& s = g_shards[(reinterpret_cast<uintptr_t>(ctx) >> 6) % std::size(g_shards)];
-  s.records.fetch_add(1, std::memory_order_relaxed);
-  s.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  Shard* s = t_slot;
+  if (s == nullptr) {
+    const size_t i = g_next_slot.fetch_add(1, std::memory_order_relaxed);
+    s = t_slot = i < kThreadSlots ? &g_slots[i] : g_shards;  // g_shards: no slot left
+  }
+  if (s != g_shards) {  // owned: no other thread writes it
+    s->records.store(s->records.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    s->bytes.store(s->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+    return;
+  }
+  Shard& shared = g_shards[(reinterpret_cast<uintptr_t>(ctx) >> 6) % std::size(g_shards)];
+  shared.records.fetch_add(1, std::memory_order_relaxed);
+  shared.bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
 struct GcmCtx {
@@ -554,6 +573,10 @@ const OSSL_DISPATCH kGcmCommonFunctions[] = {{OSSL_FUNC_CIPHER_FREECTX, reinterp
 
 void gcm_stats(uint64_t* records, uint64_t* bytes) {
   uint64_t r = 0, b = 0;
+  for (const Shard& s : g_slots) {
+    r += s.records.load(std::memory_order_relaxed);
+    b += s.bytes.load(std::memory_order_relaxed);
+  }
   for (const Shard& s : g_shards) {
     r += s.records.load(std::memory_order_relaxed);
     b += s.bytes.load(std::memory_order_relaxed);

@@ -15,8 +15,6 @@ constexpr uint8_t kZero[16] = {};
 // Stitched path: CTR then GHASH (or GHASH then CTR) per piece this size, so
 // the second pass reads what the first left in L1.
 constexpr size_t kStitchBlocks = 256;
-// Runs of at least this many blocks extend the key to all its powers.
-constexpr size_t kExtendBlocks = 16;
 
 void gmult(const GcmKey& k, uint8_t xi[16]) { k.ghash->ghash(&k.gkey, xi, kZero, 1); }
 
@@ -43,9 +41,23 @@ void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in
   // the VAES-512 CTR hook takes 4 to 7 blocks as a whole 32-block batch of
   // masked zmm loads and stores) costs less than broadcasting every round
   // key to zmm. k.ctr is that CTR (GcmFusedHw::ctr).
-  if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers == kGhashPowers) {
+  if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers >= std::min(n, kGhashPowers)) {
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
+  }
+  // The first blocks after J0 of the key's IV: their keystream came with
+  // the key (GcmKey::ek). The counter is public.
+  if (k.has_ek0 && n < kGcmEkBlocks && std::memcmp(ctr, k.j0, 12) == 0) {
+    const uint32_t first = load_be32(ctr + 12) - load_be32(k.j0 + 12);
+    if (first != 0 && first + n <= kGcmEkBlocks) {
+      if (!enc) k.ghash->ghash(&k.gkey, xi, in, n);  // before an in-place write
+      for (size_t b = 0; b < n; ++b) {
+        for (int i = 0; i < 16; ++i) out[16 * b + i] = uint8_t(in[16 * b + i] ^ k.ek[first + b][i]);
+      }
+      if (enc) k.ghash->ghash(&k.gkey, xi, out, n);
+      gcm_ctr32_add(ctr, n);
+      return;
+    }
   }
   while (n != 0) {
     const size_t m = std::min(n, kStitchBlocks);
@@ -86,9 +98,12 @@ unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, u
 
 }  // namespace
 
-void gcm_full_powers(GcmKey& k) {
-  if (k.gkey.npowers < kGhashPowers) k.ghash->extend(&k.gkey);
+void gcm_powers(GcmKey& k, size_t nblocks) {
+  const size_t want = std::min(nblocks, kGhashPowers);
+  if (k.gkey.npowers < want) k.ghash->extend(&k.gkey, uint32_t(want));
 }
+
+void gcm_full_powers(GcmKey& k) { gcm_powers(k, kGhashPowers); }
 
 void gcm_ctr32_add(uint8_t ctr[16], uint64_t n) {
   store_be32(ctr + 12, uint32_t(load_be32(ctr + 12) + uint32_t(n)));
@@ -130,7 +145,7 @@ bool set_key(GcmKey* k, const CipherAlgo& algo, uint32_t features, const uint8_t
     // The implementation's own pass: the schedule GCM reads, H, and E_K(J0)
     // when the IV came with the key.
     if (j0 != nullptr) std::memcpy(k->j0, j0, 16);
-    k->gcm->setkey(k->ks, key, algo.key_bytes, k->h, j0 != nullptr ? k->j0 : nullptr, k->ek0);
+    k->gcm->setkey(k->ks, key, algo.key_bytes, k->h, j0 != nullptr ? k->j0 : nullptr, k->ek);
     k->has_ek0 = j0 != nullptr;
   } else {
     // The block cipher's own key setup (SM4's GFNI implementations: the GFNI
@@ -177,7 +192,7 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
     k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
   }
   if (k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0) {  // J0 is public
-    std::memcpy(s->ek0, k.ek0, 16);
+    std::memcpy(s->ek0, k.ek[0], 16);
   } else if (k.gcm != nullptr) {
     k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
   } else {
@@ -205,7 +220,7 @@ int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
     gmult(k, s->xi);
   }
   const size_t whole = len / 16;
-  if (whole >= kExtendBlocks) gcm_full_powers(k);
+  gcm_powers(k, whole);
   k.ghash->ghash(&k.gkey, s->xi, aad, whole);
   aad += 16 * whole;
   len -= 16 * whole;
@@ -230,7 +245,7 @@ namespace {
     s->mres = partial(k, s, s->mres, in, out, len, enc);
     if (s->mres != 0) return 0;  // len is 0
   }
-  if (len / 16 >= kExtendBlocks) gcm_full_powers(k);  // before any pool thread reads the key
+  gcm_powers(k, len / 16);  // before any pool thread reads the key
   return 0;
 }
 

@@ -36,11 +36,12 @@ struct alignas(64) GcmKey {
   // names (the provider's case): a new key for them skips the choice.
   const CipherAlgo* chosen_for = nullptr;
   uint32_t chosen_features = 0;
-  // E_K(j0), computed with the key when the message's IV came with it
-  // (gcm_set_key_iv, with GCM hooks); gcm_set_iv uses it for that J0.
-  // has_ek0 is public.
+  // E_K(j0 + i) for i < kGcmEkBlocks (ek[0] the tag mask, then the first
+  // keystream blocks), computed with the key when the message's IV came with
+  // it (gcm_set_key_iv, with GCM hooks); gcm_set_iv takes ek[0] for that J0,
+  // and the first whole blocks of its data use the rest. has_ek0 is public.
   uint8_t j0[16];
-  uint8_t ek0[16];
+  uint8_t ek[kGcmEkBlocks][16];
   bool has_ek0 = false;
 };
 
@@ -79,9 +80,9 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
 // gcm_crypt in steps, for a caller that runs the whole blocks elsewhere (the
 // engine's dispatcher, on its pool). gcm_crypt_begin checks the length (-1
 // as gcm_crypt, nothing changed), ends the AAD, completes a partial block
-// from the start of the data (advancing in, out and len past it) and, when
-// len / 16 whole blocks are many, gives the key all its powers before
-// other threads read it. The caller then runs those whole blocks on s->ctr
+// from the start of the data (advancing in, out and len past it) and gives
+// the key the powers len / 16 whole blocks need (gcm_powers) before other
+// threads read it. The caller then runs those whole blocks on s->ctr
 // and s->xi as gcm_blocks does, and passes the rest (len % 16 bytes) to
 // gcm_crypt_end.
 int gcm_crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out, size_t& len,
@@ -96,8 +97,10 @@ bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t
 // The comparison itself: 1 when a[0..len) == b[0..len), constant time.
 unsigned ct_equal(const uint8_t* a, const uint8_t* b, size_t len);
 
-// Adds the high powers of H to the key (done by gcm_aad / gcm_crypt before
-// a run long enough to use them; the fused kernels need them).
+// Adds the powers of H a run of nblocks aggregates (GhashHw::extend: up to
+// 32; gcm_aad and gcm_crypt do it before each run, the fused kernels need
+// min(nblocks, 32)); gcm_full_powers adds all of them.
+void gcm_powers(GcmKey& k, size_t nblocks);
 void gcm_full_powers(GcmKey& k);
 
 // Whole blocks on the calling thread: CTR with inc32 from `ctr` and GHASH of

@@ -32,13 +32,20 @@ struct alignas(64) GhashKey {
   // factor of a Karatsuba product (the carry-less-multiply hooks; ref leaves
   // it zero). Same layout and padding as pow.
   uint8_t kara[kGhashPowers + 3][16];
-  // Powers present: kGhashFewPowers after init (what short messages need:
-  // key setup stays cheap where keys are set often, libssl once per
-  // connection, OpenSSL 3.0's `speed` once per message), kGhashPowers after
-  // extend. Public.
+  // Powers present, H^1 .. H^npowers: 1 after init (all a one-block message
+  // needs: key setup stays cheap where keys are set often, libssl once per
+  // connection, `openssl speed` once per message), then 4, 8, 16 or 32 as
+  // extend adds them for longer runs (ghash_power_level). Public.
   uint32_t npowers;
 };
-inline constexpr uint32_t kGhashFewPowers = 8;
+
+// The power counts a key goes through: the least of 1, 4, 8, 16 and
+// kGhashPowers that is at least `want` (a public length in blocks).
+constexpr uint32_t ghash_power_level(size_t want) {
+  uint32_t level = 1;
+  while (level < want && level < kGhashPowers) level = level == 1 ? 4 : 2 * level;
+  return level;
+}
 
 // One GHASH implementation. `xi` is the 16-byte running value in spec byte
 // order (it is what the tag is made of). `key` is one this implementation's
@@ -46,10 +53,13 @@ inline constexpr uint32_t kGhashFewPowers = 8;
 struct GhashHw {
   const char* name;   // "ref", "pclmul", "vpclmul512"
   uint32_t required;  // CpuFeature bits
-  // Fills `key` with H^1 .. H^8 from H = E_K(0^128) (spec bytes).
+  // Fills `key` with H^1 from H = E_K(0^128) (spec bytes): npowers = 1.
   void (*init)(GhashKey* key, const uint8_t h[16]);
-  // Adds H^9 .. H^32 (npowers = kGhashPowers); ghash works either way.
-  void (*extend)(GhashKey* key);
+  // Adds powers up to H^ghash_power_level(want) (want <= kGhashPowers; none
+  // when npowers is already that high). Each level is a few independent
+  // products of the last (latency paid per key where keys are set per
+  // message). ghash works with any npowers, aggregating over those present.
+  void (*extend)(GhashKey* key, uint32_t want);
   // xi = (...((xi ^ in_0) * H ^ in_1) * H ...) * H over nblocks >= 0 whole blocks.
   void (*ghash)(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks);
   // r = a * b in GF(2^128), spec byte order (combining partial GHASH values).

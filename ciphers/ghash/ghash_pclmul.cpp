@@ -13,40 +13,35 @@ namespace {
 
 #include "ciphers/ghash/ghash_clmul.inc"
 
-// H^1 .. H^8 at key setup (clmul_extend adds H^9 .. H^32 when needed).
+// H^1 at key setup (clmul_extend adds the others when a run needs them).
 void clmul_init(GhashKey* key, const uint8_t h[16]) {
-  __m128i p[kGhashFewPowers + 1];
-  p[1] = twist(load_spec(h));
-  p[2] = gf_mul(p[1], p[1]);
-  p[3] = gf_mul(p[2], p[1]);
-  p[4] = gf_mul(p[2], p[2]);
-  p[5] = gf_mul(p[1], p[4]);
-  p[6] = gf_mul(p[2], p[4]);
-  p[7] = gf_mul(p[3], p[4]);
-  p[8] = gf_mul(p[4], p[4]);
-  for (size_t m = 1; m <= kGhashFewPowers; ++m) store_power(key, m, p[m]);
+  store_power(key, 1, twist(load_spec(h)));
   std::memset(key->pow[kGhashPowers], 0, 3 * 16);
   std::memset(key->kara[kGhashPowers], 0, 3 * 16);
-  key->npowers = kGhashFewPowers;
-  OPENSSL_cleanse(p, sizeof p);
+  key->npowers = 1;
 }
 
-// H^9 .. H^32 in four independent chains H^(m+4) = H^m * H^4 (bound by
-// multiply throughput, not latency).
-void clmul_extend(GhashKey* key) {
-  const __m128i h4 = power(key, 4);
-  for (size_t m = kGhashFewPowers + 1; m <= kGhashPowers; m += 4) {
-    for (size_t j = 0; j < 4; ++j) {
-      _mm_store_si128(reinterpret_cast<__m128i*>(key->pow[kGhashPowers - m - j]),
-                      gf_mul(power(key, m + j - 4), h4));
-    }
+// H^2 .. H^4 from H, then H^(m+4) = H^m * H^4 in four independent chains
+// (bound by multiply throughput, not latency).
+void clmul_extend(GhashKey* key, uint32_t want) {
+  const uint32_t level = ghash_power_level(want);
+  if (key->npowers >= level) return;
+  if (key->npowers < 4) {
+    const __m128i h1 = power(key, 1), h2 = gf_mul(h1, h1);
+    store_power(key, 2, h2);
+    store_power(key, 3, gf_mul(h2, h1));
+    store_power(key, 4, gf_mul(h2, h2));
   }
-  key->npowers = kGhashPowers;
+  const __m128i h4 = power(key, 4);
+  for (size_t m = key->npowers < 4 ? 5 : key->npowers + 1; m <= level; ++m)
+    store_power(key, m, gf_mul(power(key, m - 4), h4));
+  key->npowers = level;
 }
 
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
   __m128i x = load_spec(xi);
-  for (; nblocks >= 4; nblocks -= 4, in += 64) x = ghash_few(key, x, in, 4);
+  const size_t step = key->npowers < 4 ? 1 : 4;  // a key with H^1 alone: block by block
+  for (; nblocks >= step; nblocks -= step, in += 16 * step) x = ghash_few(key, x, in, step);
   if (nblocks != 0) x = ghash_few(key, x, in, nblocks);
   store_spec(xi, x);
 }

@@ -71,13 +71,14 @@ void fill(GhashKey* key, size_t from, size_t to) {
 void init(GhashKey* key, const uint8_t h[16]) {
   std::memset(key, 0, sizeof *key);
   store_row(key->pow[kGhashPowers - 1], load(h));
-  fill(key, 1, kGhashFewPowers);
-  key->npowers = kGhashFewPowers;
+  key->npowers = 1;
 }
 
-void extend(GhashKey* key) {
-  fill(key, kGhashFewPowers, kGhashPowers);
-  key->npowers = kGhashPowers;
+void extend(GhashKey* key, uint32_t want) {
+  const uint32_t level = ghash_power_level(want);
+  if (key->npowers >= level) return;
+  fill(key, key->npowers, level);
+  key->npowers = level;
 }
 
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {

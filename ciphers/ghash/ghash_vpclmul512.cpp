@@ -45,56 +45,79 @@ GPUCRYPTO_ALWAYS_INLINE void store_powers4(GhashKey* key, size_t row, __m512i p)
   _mm512_storeu_si512(key->kara[row], _mm512_xor_si512(p, _mm512_shuffle_epi32(p, _MM_PERM_BADC)));
 }
 
-// H^1 .. H^8 in three dependent steps (H^2; H^3 and H^4; H^5 .. H^8 as one
-// four-lane product), stored as 512-bit rows, which extend512 and the
-// kernels load whole (a 512-bit load of rows written 16 bytes at a time
-// cannot be forwarded from the store buffer). Per key: libssl sets one per
-// connection, `openssl speed` one per message.
+// H^1 at key setup: what a one-block message needs (libssl sets a key per
+// connection, `openssl speed` one per message, so whatever else it computed
+// would be latency on every such message); extend512 adds the rest.
 void init512(GhashKey* key, const uint8_t h[16]) {
-  static_assert(kGhashFewPowers == 8);
-  const __m128i h1 = twist(load_spec(h));
-  const __m128i h2 = gf_mul(h1, h1);
-  const __m128i h3 = gf_mul(h2, h1), h4 = gf_mul(h2, h2);
-  // Lane 0 the highest power (store_powers4).
-  const __m512i p4_1 = _mm512_inserti64x4(
-      _mm512_castsi256_si512(_mm256_set_m128i(h3, h4)), _mm256_set_m128i(h1, h2), 1);
-  store_powers4(key, kGhashPowers - 4, p4_1);
-  store_powers4(key, kGhashPowers - 8, mul_lanes(p4_1, bcast128(h4)));
+  store_power(key, 1, twist(load_spec(h)));
   std::memset(key->pow[kGhashPowers], 0, 3 * 16);  // the zero rows after H^1
   std::memset(key->kara[kGhashPowers], 0, 3 * 16);
-  key->npowers = kGhashFewPowers;
+  key->npowers = 1;
 }
 
-// H^9 .. H^32 from H^1 .. H^8 in two dependent steps of independent
-// products (libssl and `openssl speed` set a key per connection or message,
-// so the latency of this chain is paid per key): times H^8, then times H^16.
-void extend512(GhashKey* key) {
-  static_assert(kGhashPowers == 32 && kGhashFewPowers == 8);
-  const __m512i p8_5 = _mm512_loadu_si512(key->pow[kGhashPowers - 8]);  // H^8, H^7, H^6, H^5
-  const __m512i p4_1 = _mm512_loadu_si512(key->pow[kGhashPowers - 4]);  // H^4 .. H^1
-  const __m512i h8 = bcast128(power(key, 8));
-  const __m512i p12_9 = mul_lanes(p4_1, h8), p16_13 = mul_lanes(p8_5, h8);
-  const __m512i h16 = bcast128(_mm512_castsi512_si128(p16_13));
-  store_powers4(key, kGhashPowers - 12, p12_9);
-  store_powers4(key, kGhashPowers - 16, p16_13);
-  store_powers4(key, kGhashPowers - 20, mul_lanes(p4_1, h16));
-  store_powers4(key, kGhashPowers - 24, mul_lanes(p8_5, h16));
-  store_powers4(key, kGhashPowers - 28, mul_lanes(p12_9, h16));
-  store_powers4(key, kGhashPowers - 32, mul_lanes(p16_13, h16));
-  key->npowers = kGhashPowers;
+// The power levels (ghash_power_level) in dependent steps of independent
+// four-lane products, rows stored whole (the kernels load them as 512-bit
+// rows: a wide load of a row written 16 bytes at a time would wait for those
+// stores to commit instead of forwarding): H^2; H^3 and H^4; H^5 .. H^8 =
+// (H^4 .. H^1) * H^4; H^9 .. H^16 times H^8; H^17 .. H^32 times H^16. Lane 0
+// of a row holds its highest power.
+void extend512(GhashKey* key, uint32_t want) {
+  static_assert(kGhashPowers == 32);
+  const uint32_t level = ghash_power_level(want);
+  if (key->npowers >= level) return;
+  const auto row = [key](uint32_t m) { return _mm512_loadu_si512(key->pow[kGhashPowers - m]); };
+  __m512i p4_1;  // H^4, H^3, H^2, H^1
+  if (key->npowers < 4) {
+    const __m128i h1 = power(key, 1), h2 = gf_mul(h1, h1);
+    const __m128i h3 = gf_mul(h2, h1), h4 = gf_mul(h2, h2);
+    p4_1 = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(h3, h4)), _mm256_set_m128i(h1, h2), 1);
+    store_powers4(key, kGhashPowers - 4, p4_1);
+  } else {
+    p4_1 = row(4);
+  }
+  if (level > 4) {
+    __m512i p8_5;
+    if (key->npowers < 8) {
+      p8_5 = mul_lanes(p4_1, bcast128(_mm512_castsi512_si128(p4_1)));
+      store_powers4(key, kGhashPowers - 8, p8_5);
+    } else {
+      p8_5 = row(8);
+    }
+    if (level > 8) {
+      __m512i p12_9, p16_13;
+      if (key->npowers < 16) {
+        const __m512i h8 = bcast128(_mm512_castsi512_si128(p8_5));
+        p12_9 = mul_lanes(p4_1, h8);
+        p16_13 = mul_lanes(p8_5, h8);
+        store_powers4(key, kGhashPowers - 12, p12_9);
+        store_powers4(key, kGhashPowers - 16, p16_13);
+      } else {
+        p12_9 = row(12);
+        p16_13 = row(16);
+      }
+      if (level > 16) {
+        const __m512i h16 = bcast128(_mm512_castsi512_si128(p16_13));
+        store_powers4(key, kGhashPowers - 20, mul_lanes(p4_1, h16));
+        store_powers4(key, kGhashPowers - 24, mul_lanes(p8_5, h16));
+        store_powers4(key, kGhashPowers - 28, mul_lanes(p12_9, h16));
+        store_powers4(key, kGhashPowers - 32, mul_lanes(p16_13, h16));
+      }
+    }
+  }
+  key->npowers = level;
 }
 
+// Runs of up to npowers blocks under one reduction (zmm), fewer than four
+// blocks on xmm; a key with H^1 alone goes block by block.
 void ghash(const GhashKey* key, uint8_t xi[16], const uint8_t* in, size_t nblocks) {
   __m128i x = load_spec(xi);
-  // A few blocks, or a key without the high powers: the xmm path.
-  if (nblocks < 4 || key->npowers < kGhashPowers) {
-    for (; nblocks >= 4; nblocks -= 4, in += 64) x = ghash_few(key, x, in, 4);
-    if (nblocks != 0) x = ghash_few(key, x, in, nblocks);
-    store_spec(xi, x);
-    return;
+  const size_t cap = key->npowers;
+  while (nblocks != 0) {
+    const size_t m = nblocks < cap ? nblocks : cap;
+    x = m < 4 ? ghash_few(key, x, in, m) : ghash_run(key, x, in, m);
+    in += 16 * m;
+    nblocks -= m;
   }
-  for (; nblocks >= kBatch; nblocks -= kBatch, in += 16 * kBatch) x = ghash_run(key, x, in, kBatch);
-  if (nblocks != 0) x = ghash_run(key, x, in, nblocks);
   store_spec(xi, x);
 }
 

@@ -31,33 +31,38 @@ GPUCRYPTO_ALWAYS_INLINE __m128i encrypt_rows(const KeySched* ks, unsigned nr, __
   return _mm_aesenclast_si128(x, row(nr));
 }
 
-// Each expansion also runs two blocks, E_K(0^128) (GCM's H) and E_K(J0)
-// (the tag mask of the message whose IV came with the key, or of a zero
-// block), a round behind the rows it produces: the AES rounds hide in the
-// latency of the expansion chain instead of a second pass over the stored
-// schedule. Both start as block ^ row 0.
-struct Two {
-  __m128i h, j;
+// Each expansion also runs E_K(0^128) (GCM's H) and the blocks J0 .. J0+4
+// (the tag mask and first keystream blocks of the message whose IV came with
+// the key, or zero blocks), a round behind the rows it produces: the AES
+// rounds hide in the latency of the expansion chain instead of a second pass
+// over the stored schedule. All start as block ^ row 0.
+constexpr int kBlocks = 1 + int(kGcmEkBlocks);  // h, then the J0 blocks
+struct Blocks {
+  __m128i b[kBlocks];
 };
 
-GPUCRYPTO_ALWAYS_INLINE Two round_row(KeySched* ks, unsigned r, __m128i k, Two e) {
+GPUCRYPTO_ALWAYS_INLINE Blocks round_row(KeySched* ks, unsigned r, __m128i k, Blocks e) {
   store_row(ks, r, k);
-  return {_mm_aesenc_si128(e.h, k), _mm_aesenc_si128(e.j, k)};
+  for (int i = 0; i < kBlocks; ++i) e.b[i] = _mm_aesenc_si128(e.b[i], k);
+  return e;
 }
 
-GPUCRYPTO_ALWAYS_INLINE Two last_row(KeySched* ks, unsigned r, __m128i k, Two e) {
+GPUCRYPTO_ALWAYS_INLINE Blocks last_row(KeySched* ks, unsigned r, __m128i k, Blocks e) {
   store_row(ks, r, k);
-  return {_mm_aesenclast_si128(e.h, k), _mm_aesenclast_si128(e.j, k)};
+  for (int i = 0; i < kBlocks; ++i) e.b[i] = _mm_aesenclast_si128(e.b[i], k);
+  return e;
 }
 
-GPUCRYPTO_ALWAYS_INLINE Two first_row(KeySched* ks, __m128i k, __m128i j) {
+GPUCRYPTO_ALWAYS_INLINE Blocks first_row(KeySched* ks, __m128i k, const Blocks& in) {
   store_row(ks, 0, k);
-  return {k, _mm_xor_si128(j, k)};
+  Blocks e;
+  for (int i = 0; i < kBlocks; ++i) e.b[i] = _mm_xor_si128(in.b[i], k);
+  return e;
 }
 
-Two expand128(KeySched* ks, const uint8_t* key, __m128i j) {
+Blocks expand128(KeySched* ks, const uint8_t* key, const Blocks& in) {
   __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
-  Two e = first_row(ks, k, j);
+  Blocks e = first_row(ks, k, in);
   e = round_row(ks, 1, k = step128<0x01>(k), e);
   e = round_row(ks, 2, k = step128<0x02>(k), e);
   e = round_row(ks, 3, k = step128<0x04>(k), e);
@@ -70,10 +75,10 @@ Two expand128(KeySched* ks, const uint8_t* key, __m128i j) {
   return last_row(ks, 10, step128<0x36>(k), e);
 }
 
-Two expand256(KeySched* ks, const uint8_t* key, __m128i j) {
+Blocks expand256(KeySched* ks, const uint8_t* key, const Blocks& in) {
   __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
   __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
-  Two e = round_row(ks, 1, b, first_row(ks, a, j));
+  Blocks e = round_row(ks, 1, b, first_row(ks, a, in));
   step256<0x01>(a, b), e = round_row(ks, 2, a, e), e = round_row(ks, 3, b, e);
   step256<0x02>(a, b), e = round_row(ks, 4, a, e), e = round_row(ks, 5, b, e);
   step256<0x04>(a, b), e = round_row(ks, 6, a, e), e = round_row(ks, 7, b, e);
@@ -85,31 +90,42 @@ Two expand256(KeySched* ks, const uint8_t* key, __m128i j) {
 }
 
 // AES-192 word by word with the block cipher's expansion (aes_key_steps.inc);
-// both blocks from the stored rows.
-Two expand192(KeySched* ks, const uint8_t* key, __m128i j) {
+// the blocks from the stored rows.
+Blocks expand192(KeySched* ks, const uint8_t* key, const Blocks& in) {
   constexpr unsigned kNr = 12;
   __m128i r[kMaxRounds + 1];
   expand_words(r, key, 6, kNr);
   for (unsigned i = 0; i <= kNr; ++i) store_row(ks, i, r[i]);
   OPENSSL_cleanse(r, sizeof r);  // the round keys' copy on the stack
-  return {encrypt_rows(ks, kNr, _mm_setzero_si128()), encrypt_rows(ks, kNr, j)};
+  Blocks e;
+  for (int i = 0; i < kBlocks; ++i) e.b[i] = encrypt_rows(ks, kNr, in.b[i]);
+  return e;
 }
 
 // GcmHw::setkey (keylen 16, 24 or 32): enc rows 0..Nr (16 key bytes each;
 // the upper halves stay as the zero-initialised schedule has them), nb and
-// nr, h = E_K(0^128) and, when j0 is not null, ek0 = E_K(j0). The dec rows
-// are left alone: GCM never decrypts a block.
+// nr, h = E_K(0^128) and, when j0 is not null, ek[i] = E_K(j0 + i) (inc32,
+// i < kGcmEkBlocks). The dec rows are left alone: GCM never decrypts a block.
 void gcm_setkey(void* vks, const uint8_t* key, size_t keylen, uint8_t h[16], const uint8_t* j0,
-                uint8_t ek0[16]) {
+                uint8_t ek[][16]) {
   auto* ks = static_cast<KeySched*>(vks);
   const unsigned nk = unsigned(keylen / 4), nr = nk + 6;
+  Blocks in;
+  in.b[0] = _mm_setzero_si128();
   const __m128i j = j0 != nullptr ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(j0))
                                   : _mm_setzero_si128();
-  const Two e = nk == 4   ? expand128(ks, key, j)
-                : nk == 8 ? expand256(ks, key, j)
-                          : expand192(ks, key, j);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), e.h);
-  if (j0 != nullptr) _mm_storeu_si128(reinterpret_cast<__m128i*>(ek0), e.j);
+  // J0 + i in the last (big-endian) word: J0 is public.
+  const __m128i swap = _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m128i jw = _mm_shuffle_epi8(j, swap);
+  for (int i = 1; i < kBlocks; ++i)
+    in.b[i] = _mm_shuffle_epi8(_mm_add_epi32(jw, _mm_set_epi32(i - 1, 0, 0, 0)), swap);
+  const Blocks e = nk == 4   ? expand128(ks, key, in)
+                   : nk == 8 ? expand256(ks, key, in)
+                             : expand192(ks, key, in);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), e.b[0]);
+  if (j0 != nullptr) {
+    for (int i = 1; i < kBlocks; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(ek[i - 1]), e.b[i]);
+  }
   for (unsigned r = nr + 1; r <= kMaxRounds; ++r) std::memset(ks->enc[r], 0, 16);
   ks->nb = 4;
   ks->nr = nr;

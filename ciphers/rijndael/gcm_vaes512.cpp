@@ -65,21 +65,23 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
   }
 }
 
-// One batch: AES rounds on the counters c[] with the GHASH of `gin` (n_gh
-// blocks, 0: none) in the same body, then out = in ^ E(c) for n blocks
-// (masked when n < 32). Returns the new x. kFull: n == n_gh == 32, known at
-// compile time (the steady state: no masks, no branches).
+// One batch: AES rounds on the counters c[] with the GHASH of n_gh blocks
+// (0: none) in the same body, register j of them reg(x, j) (ghash_regs' source:
+// run_reg or held_reg, x folded into register 0), then out = in ^ E(c) for n
+// blocks (masked when n < 32), also left in c[] (the ciphertext, which
+// encryption hashes in the next batch). Returns the new x. kFull: n == n_gh
+// == 32, known at compile time (the steady state: no masks, no branches).
 //
-// GHASH registers are loaded in the round that hashes them (decryption's
-// `gin` is `in`: every load precedes the stores of the last round, so in
+// GHASH registers are taken in the round that hashes them (decryption's
+// source is `in`: every load precedes the stores of the last round, so in
 // place is safe): one per round, or a pair every second round in full
-// batches, in the order ghash_run uses: register 0, the one carrying the
+// batches, in the order ghash_regs uses: register 0, the one carrying the
 // previous batch's x, after round 8, by which time the previous reduction
 // has long finished.
-template <int Nr, bool kFull>
-GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m512i* c,
-                                      __m128i x, const uint8_t* gin, size_t n_gh,
-                                      const uint8_t* in, uint8_t* out, size_t n) {
+template <int Nr, bool kFull, class Reg>
+GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m512i* c, __m128i x,
+                                      size_t n_gh, Reg reg, const uint8_t* in, uint8_t* out,
+                                      size_t n) {
   if (kFull) n = n_gh = kBatch;
   Acc512 a = acc_zero();
 #pragma GCC unroll 8
@@ -90,18 +92,24 @@ GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m
     for (int i = 0; i < kRegs; ++i) c[i] = _mm512_aesenc_epi128(c[i], k[r]);
     if (kFull) {  // a pair every second round: (7, 6) after round 2 ... (1, 0) after round 8
       const int j = kRegs + 1 - r;
-      if (r % 2 == 0 && j > 0) ghash_pair(key, a, run_reg(x, gin, n_gh, j), run_reg(x, gin, n_gh, j - 1), j);
+      if (r % 2 == 0 && j > 0) ghash_pair(key, a, reg(x, j), reg(x, j - 1), j);
     } else {
       const int j = kRegs - r;  // n_gh is public
-      if (j >= 0 && 4 * size_t(j) < n_gh) ghash_reg(key, a, run_reg(x, gin, n_gh, j), n_gh, j);
+      if (j >= 0 && 4 * size_t(j) < n_gh) ghash_reg(key, a, reg(x, j), n_gh, j);
     }
   }
   // The input folded into the last round key: AESENCLAST ends with the key XOR.
 #pragma GCC unroll 8
   for (int i = 0; i < kRegs; ++i) {
-    const __mmask8 m = kFull || n == kBatch ? __mmask8(0xff) : tail_mask(n, i);
-    const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
-    _mm512_mask_storeu_epi64(out + 64 * i, m, _mm512_aesenclast_epi128(c[i], kin));
+    if (kFull || n == kBatch) {
+      c[i] = _mm512_aesenclast_epi128(c[i], _mm512_xor_si512(k[Nr], _mm512_loadu_si512(in + 64 * i)));
+      _mm512_storeu_si512(out + 64 * i, c[i]);
+    } else {
+      const __mmask8 m = tail_mask(n, i);
+      const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
+      c[i] = _mm512_aesenclast_epi128(c[i], kin);
+      _mm512_mask_storeu_epi64(out + 64 * i, m, c[i]);
+    }
   }
   return kFull || n_gh != 0 ? reduce512(a) : x;
 }
@@ -114,37 +122,40 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
   __m128i x = load_spec(xi);
   const uint64_t hi = load_be64(ctr);
   uint64_t lo = load_be64(ctr + 8);
-  // Encrypt: the ciphertext of the last two batches, not yet hashed. Each
-  // batch hashes the older one, whose stores have long left the store queue
-  // (a load of the batch just stored, 64 bytes across cache lines, waits for
-  // the stores to commit instead of forwarding from them).
-  const uint8_t* pending = nullptr;
-  size_t pending_n = 0;
-  const uint8_t* newer = nullptr;
-  size_t newer_n = 0;
+  // Encrypt: the previous batch's ciphertext (prev_n blocks), still in
+  // registers, hashed in this batch's rounds: no load of what was just stored
+  // (a 64-byte load of a masked or line-crossing store waits for it to commit
+  // instead of forwarding), and only the last batch is hashed after the loop.
+  __m512i prev[kRegs];
+  size_t prev_n = 0;
   while (n != 0) {
     const size_t m = n < kBatch ? n : kBatch;
     __m512i c[kRegs];
     make_counters(hi, lo, c);
     if (kDecrypt) {
-      x = m == kBatch ? batch<Nr, true>(key, k, c, x, in, m, in, out, m)
-                      : batch<Nr, false>(key, k, c, x, in, m, in, out, m);
+      const auto reg = [in, m](__m128i y, int i) { return run_reg(y, in, m, i); };
+      x = m == kBatch ? batch<Nr, true>(key, k, c, x, m, reg, in, out, m)
+                      : batch<Nr, false>(key, k, c, x, m, reg, in, out, m);
     } else {
-      x = m == kBatch && pending_n == kBatch
-              ? batch<Nr, true>(key, k, c, x, pending, pending_n, in, out, m)
-              : batch<Nr, false>(key, k, c, x, pending, pending_n, in, out, m);
-      pending = newer;
-      pending_n = newer_n;
-      newer = out;
-      newer_n = m;
+      const size_t pn = prev_n;
+      const __m512i* p = prev;
+      const auto reg = [p, pn](__m128i y, int i) { return held_reg(y, p, pn, i); };
+      x = m == kBatch && pn == kBatch ? batch<Nr, true>(key, k, c, x, pn, reg, in, out, m)
+                                      : batch<Nr, false>(key, k, c, x, pn, reg, in, out, m);
+#pragma GCC unroll 8
+      for (int i = 0; i < kRegs; ++i) prev[i] = c[i];
+      prev_n = m;
     }
     lo += m;
     in += 16 * m;
     out += 16 * m;
     n -= m;
   }
-  if (pending_n != 0) x = ghash_run(key, x, pending, pending_n);
-  if (newer_n != 0) x = ghash_run(key, x, newer, newer_n);
+  if (prev_n != 0) {
+    const __m512i* p = prev;
+    const size_t pn = prev_n;
+    x = ghash_regs(key, x, pn, [p, pn](__m128i y, int i) { return held_reg(y, p, pn, i); });
+  }
   store_spec(xi, x);
   store_be64(ctr + 8, lo);
 }

@@ -256,8 +256,8 @@ void chain(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t
   store_words(reg, r);
 }
 
-// ECB on one block alone (a 16-byte update, or CBC decryption's single
-// block): its words in lane 0 as above, without a 16-block set's transposes.
+// ECB on one block alone (a 16-byte update): its words in lane 0 as above,
+// without a 16-block set's transposes.
 template <bool kDecrypt>
 void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks != 1) return kDecrypt ? decrypt(ks, in, out, nblocks) : encrypt(ks, in, out, nblocks);

@@ -95,6 +95,12 @@ struct CipherCtx {
   // Calls moving fewer bytes than this run the hook inline
   // (small_call_limit(), engine/dispatcher.h, computed once per context).
   size_t inline_limit = 0;
+  // ECB/CBC's whole-block hook for this key and direction (set at init with
+  // the key; at most one of them): a small update of whole blocks with
+  // nothing buffered goes straight to it (block_update). CBC decryption
+  // without a fused hook has none: it composes through the dispatcher.
+  void (*small_ecb)(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) = nullptr;
+  CipherHw::ChainFn small_chain = nullptr;
   unsigned bs_shift = 0;  // log2(block bytes), or kNotPow2 (Rijndael-192)
   TlsRecordMode tls;      // `tls-version`, `tls-mac-size`, `tls-mac` (cipher_tls.h)
 
@@ -265,12 +271,26 @@ void* dupctx(void* vctx) {
   return c;
 }
 
+// The hooks block_update's small whole-block calls reach directly: the ones
+// run() would end at for this mode and direction (ECB: the batch hook; CBC:
+// the fused chained hook, when the implementation has one).
+void set_small_hooks(CipherCtx* c) {
+  c->small_ecb = nullptr;
+  c->small_chain = nullptr;
+  if (!c->key_set) return;
+  const Mode m = c->desc->mode;
+  if (m == Mode::kECB) c->small_ecb = c->enc ? c->hw->encrypt : c->hw->decrypt;
+  if (m == Mode::kCBC) c->small_chain = c->enc ? c->hw->cbc_encrypt : c->hw->cbc_decrypt;
+}
+
 int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
             size_t ivlen, const OSSL_PARAM params[], bool enc) {
   auto* c = static_cast<CipherCtx*>(vctx);
   const Mode m = c->desc->mode;
   c->enc = enc;
   c->kind = job_kind(m, enc);
+  c->small_ecb = nullptr;  // until the key and direction are settled below
+  c->small_chain = nullptr;
   c->bufsz = 0;
   c->num = 0;
   wipe_kstream(c);
@@ -326,6 +346,7 @@ int do_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned 
     c->hw->setkey(c->ks, c->key, c->keylen, true);
     c->has_dec_keys = true;
   }
+  set_small_hooks(c);
   return set_ctx_params(c, params);
 }
 
@@ -396,6 +417,20 @@ int block_update(void* vctx, unsigned char* out, size_t* outl, size_t outsize,
   const size_t bs = c->bs();
   *outl = 0;
   if (c->tls.version > 0) return tls_record_update(c, out, outl, outsize, in, inl);
+  // The shape of a stream of small updates (`openssl speed`, a record at a
+  // time): whole blocks, nothing buffered, nothing held back, below the
+  // inline limit, out == in or apart. What the general path below does for
+  // it is run() on all of it, which ends at this hook: called directly, the
+  // dispatcher's job is never built.
+  if ((c->small_ecb != nullptr || c->small_chain != nullptr) && c->bufsz == 0 && inl != 0 &&
+      c->rem_in(inl) == 0 && inl < c->inline_limit && inl <= outsize && (c->enc || !c->pad) &&
+      out != nullptr && in != nullptr && !partially_overlapping(out, in, inl)) [[likely]] {
+    const size_t blocks = c->blocks_in(inl);
+    if (c->small_ecb != nullptr) c->small_ecb(c->ks, in, out, blocks);
+    else c->small_chain(c->ks, c->reg, in, out, blocks);
+    *outl = inl;
+    return 1;
+  }
   // With bytes buffered, output runs bufsz bytes behind input: "in place" is
   // out + bufsz == in.
   if (!check_update(c, out, in, inl, c->bufsz)) return 0;

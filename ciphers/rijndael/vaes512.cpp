@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kRegs = 8;                      // zmm registers in flight
 constexpr size_t kBatch = 4 * size_t(kRegs);  // blocks per iteration
-constexpr size_t kSmallCall = 4;              // below this, AES-NI on xmm
+constexpr size_t kSmallCall = 4;              // up to this many blocks, AES-NI on xmm
 
 using RoundKeys = const uint8_t (*)[kRoundKeyStride];
 
@@ -250,19 +250,19 @@ using KernelShapes = Shapes<410, 412, 414>;
 // parallel chained modes, which have ECB's shape.
 template <bool kDecrypt>
 void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) {
-  if (n < kSmallCall) return kDecrypt ? aesni_decrypt(ks, in, out, n) : aesni_encrypt(ks, in, out, n);
+  if (n <= kSmallCall) return kDecrypt ? aesni_decrypt(ks, in, out, n) : aesni_encrypt(ks, in, out, n);
   ecb_hook<kDecrypt>(ks, in, out, n);
 }
 
 void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
                      size_t n) {
-  if (n < kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
+  if (n <= kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
   ctr_hook(ks, ctr_block, in, out, n);
 }
 
 template <bool kCfb>
 void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
-  if (n < kSmallCall) {
+  if (n <= kSmallCall) {
     return kCfb ? aesni_cfb_decrypt(ks, reg, in, out, n) : aesni_cbc_decrypt(ks, reg, in, out, n);
   }
   chained_dec_hook<kCfb>(ks, reg, in, out, n);

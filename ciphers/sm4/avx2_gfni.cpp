@@ -27,7 +27,8 @@ GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
 }  // namespace
 
 constinit const CipherHw avx2_gfni::kHw = {
-    "avx2-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, encrypt, decrypt, ctr};
+    "avx2-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, encrypt, decrypt, ctr,
+    nullptr,     nullptr,             nullptr,        chained_dec<false>, chained_dec<true>};
 
 void avx2_gfni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 

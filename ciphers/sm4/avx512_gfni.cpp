@@ -87,25 +87,46 @@ GPUCRYPTO_ALWAYS_INLINE __mmask16 reg_mask(size_t n, int j) {
   return have >= 4 ? __mmask16(0xffff) : __mmask16((1u << (4 * have)) - 1);
 }
 
-GPUCRYPTO_ALWAYS_INLINE Set load_set(const uint8_t* in, size_t n) {
+// Register j of a set's first n blocks as they are in memory. kBack: the
+// blocks one back (CBC/CFB decryption's chaining operand): block k of the
+// register is in[4j+k-1]; block -1 is `prev` in the set that starts a batch
+// (`first`: the block before may already be overwritten, or not ours), else
+// the memory before the set. Only blocks < n count (the rest is masked).
+template <bool kBack>
+GPUCRYPTO_ALWAYS_INLINE __m512i load_raw(const uint8_t* in, size_t n, int j, bool first, __m128i prev) {
+  const __mmask16 m = reg_mask(n, j);
+  if (!kBack) return _mm512_maskz_loadu_epi32(m, in + 64 * j);
+  if (j == 0 && first) {  // (prev, in[0], in[1], in[2])
+    return _mm512_alignr_epi32(_mm512_maskz_loadu_epi32(m, in), _mm512_broadcast_i32x4(prev), 12);
+  }
+  return _mm512_maskz_loadu_epi32(m, in + (64 * j - 16));
+}
+
+template <bool kBack = false>
+GPUCRYPTO_ALWAYS_INLINE Set load_set(const uint8_t* in, size_t n, bool first = false,
+                                     __m128i prev = __m128i{}) {
   Set s;
-  s.x0 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 0), in));
-  s.x1 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 1), in + 64));
-  s.x2 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 2), in + 128));
-  s.x3 = bswap32(_mm512_maskz_loadu_epi32(reg_mask(n, 3), in + 192));
+  s.x0 = bswap32(load_raw<kBack>(in, n, 0, first, prev));
+  s.x1 = bswap32(load_raw<kBack>(in, n, 1, first, prev));
+  s.x2 = bswap32(load_raw<kBack>(in, n, 2, first, prev));
+  s.x3 = bswap32(load_raw<kBack>(in, n, 3, first, prev));
   transpose(s.x0, s.x1, s.x2, s.x3);
   return s;
 }
 
 // The output block is (X35, X34, X33, X32): words in reverse order. Stores
-// the first n blocks, XORed with `in` when it is not null (CTR).
-GPUCRYPTO_ALWAYS_INLINE void store_set(Set s, const uint8_t* in, uint8_t* out, size_t n) {
+// the first n blocks, XORed with `in` when it is not null (CTR, CFB) or,
+// kBack, with the blocks one back (CBC; as load_raw). The last register
+// first: with in == out, register j's operand reaches into register j-1's
+// blocks, which must still hold the ciphertext.
+template <bool kBack = false>
+GPUCRYPTO_ALWAYS_INLINE void store_set(Set s, const uint8_t* in, uint8_t* out, size_t n,
+                                       bool first = false, __m128i prev = __m128i{}) {
   transpose(s.x3, s.x2, s.x1, s.x0);
   __m512i v[4] = {bswap32(s.x3), bswap32(s.x2), bswap32(s.x1), bswap32(s.x0)};
-  for (int j = 0; j < 4; ++j) {
-    const __mmask16 m = reg_mask(n, j);
-    if (in != nullptr) v[j] = _mm512_xor_si512(v[j], _mm512_maskz_loadu_epi32(m, in + 64 * j));
-    _mm512_mask_storeu_epi32(out + 64 * j, m, v[j]);
+  for (int j = 3; j >= 0; --j) {
+    if (in != nullptr) v[j] = _mm512_xor_si512(v[j], load_raw<kBack>(in, n, j, first, prev));
+    _mm512_mask_storeu_epi32(out + 64 * j, reg_mask(n, j), v[j]);
   }
 }
 
@@ -196,17 +217,21 @@ GPUCRYPTO_ALWAYS_INLINE void rounds1(const uint32_t* rk, X (&w)[4]) {
 GPUCRYPTO_ALWAYS_INLINE X bswap32x(X v) {
   return _mm_shuffle_epi8(v, _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
 }
-GPUCRYPTO_ALWAYS_INLINE void to_words(const uint8_t* p, X (&w)[4]) {
-  const X v = bswap32x(_mm_loadu_si128(reinterpret_cast<const X*>(p)));
+GPUCRYPTO_ALWAYS_INLINE X load_block(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const X*>(p)); }
+GPUCRYPTO_ALWAYS_INLINE void store_block(uint8_t* p, X v) { _mm_storeu_si128(reinterpret_cast<X*>(p), v); }
+// A block (as in memory) as its words in lane 0 of w[0..3], and back.
+GPUCRYPTO_ALWAYS_INLINE void to_words(X block, X (&w)[4]) {
+  const X v = bswap32x(block);
   w[0] = v;
   w[1] = _mm_shuffle_epi32(v, 1);
   w[2] = _mm_shuffle_epi32(v, 2);
   w[3] = _mm_shuffle_epi32(v, 3);
 }
-GPUCRYPTO_ALWAYS_INLINE void store_words(uint8_t* p, const X (&w)[4]) {
-  const X v = _mm_unpacklo_epi64(_mm_unpacklo_epi32(w[0], w[1]), _mm_unpacklo_epi32(w[2], w[3]));
-  _mm_storeu_si128(reinterpret_cast<X*>(p), bswap32x(v));
+GPUCRYPTO_ALWAYS_INLINE X from_words(const X (&w)[4]) {
+  return bswap32x(_mm_unpacklo_epi64(_mm_unpacklo_epi32(w[0], w[1]), _mm_unpacklo_epi32(w[2], w[3])));
 }
+GPUCRYPTO_ALWAYS_INLINE void to_words(const uint8_t* p, X (&w)[4]) { to_words(load_block(p), w); }
+GPUCRYPTO_ALWAYS_INLINE void store_words(uint8_t* p, const X (&w)[4]) { store_block(p, from_words(w)); }
 
 enum class Chain { kCbcEncrypt, kCfbEncrypt, kOfb };
 
@@ -231,8 +256,8 @@ void chain(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t
   store_words(reg, r);
 }
 
-// ECB on one block alone (a 16-byte update, or CBC decryption's single
-// block): its words in lane 0 as above, without a 16-block set's transposes.
+// ECB on one block alone (a 16-byte update): its words in lane 0 as above,
+// without a 16-block set's transposes.
 template <bool kDecrypt>
 void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   if (nblocks != 1) return kDecrypt ? decrypt(ks, in, out, nblocks) : encrypt(ks, in, out, nblocks);
@@ -243,12 +268,29 @@ void ecb_hook(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
   store_words(out, w);
 }
 
+// CBC (kCfb = false) or CFB decryption. One block alone (a 16-byte update)
+// takes the single-block rounds: CBC decrypts c and XORs reg, CFB encrypts
+// reg and XORs c; c is read before out (which may be in) is stored. More
+// take the sets with the XOR fused (sets_driver.inc, chained_dec).
+template <bool kCfb>
+void chained_dec_hook(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t nblocks) {
+  if (nblocks != 1) return chained_dec<kCfb>(ks, reg, in, out, nblocks);
+  const Schedule* sk = static_cast<const Schedule*>(ks);
+  const X c = load_block(in), r = load_block(reg);
+  X w[4];
+  to_words(kCfb ? r : c, w);
+  rounds1(kCfb ? sk->enc : sk->dec, w);
+  store_block(out, _mm_xor_si128(from_words(w), kCfb ? c : r));
+  store_block(reg, c);
+}
+
 }  // namespace
 
 constinit const CipherHw avx512_gfni::kHw = {
-    "avx512-gfni", compiled_features(), kScheduleBytes, kBatch, gfni_setkey, ecb_hook<false>,
-    ecb_hook<true>, ctr,
-    chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>};
+    "avx512-gfni",           compiled_features(),      kScheduleBytes,           kBatch,
+    gfni_setkey,             ecb_hook<false>,          ecb_hook<true>,           ctr,
+    chain<Chain::kCbcEncrypt>, chain<Chain::kCfbEncrypt>, chain<Chain::kOfb>,      chained_dec_hook<false>,
+    chained_dec_hook<true>};
 
 void avx512_gfni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; i += 64) {

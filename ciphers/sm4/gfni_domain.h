@@ -20,7 +20,7 @@
 // code is emitted, so the header is safe in any ISA file). The inverse is
 // checked here; the maps themselves by every single-block path against the
 // reference (cipher_contract_test: ECB, CBC/CFB encryption and OFB, any
-// block count).
+// block count; modes_test's ChainedHooks: CBC/CFB decryption's one block).
 #pragma once
 #include <cstdint>
 

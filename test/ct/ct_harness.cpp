@@ -150,12 +150,12 @@ void check_impl(const CipherAlgo& a, const CipherHw& hw, Tally* t) {
 
   secret(key.data(), key.size());
   hw.setkey(ks, key.data(), key.size(), /*with_decrypt=*/true);
-  // 1, 2, 5, 16 and 33 blocks: the small-call paths inside the SIMD hooks
-  // (one and several registers, groups) and the tails routed to a narrower
+  // 1, 2, 4, 5, 16 and 33 blocks: the small-call paths inside the SIMD hooks
+  // (one and several registers, groups; VAES AES hands up to 4 blocks to AES-NI) and the tails routed to a narrower
   // batch (SKINNY's AVX-512 hooks hand 17..64 blocks to the AVX2 batch); half
   // a batch + 1 and one block less than a batch: the masked multi-group paths
   // below a whole batch (RECTANGLE).
-  for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(16), size_t(33), hw.batch_blocks / 2 + 1,
+  for (size_t n : {size_t(1), size_t(2), size_t(4), size_t(5), size_t(16), size_t(33), hw.batch_blocks / 2 + 1,
                    hw.batch_blocks > 1 ? hw.batch_blocks - 1 : 1, hw.batch_blocks, max_blocks}) {
     secret(pt.data(), n * bs);
     hw.encrypt(ks, pt.data(), ct.data(), n);

@@ -51,6 +51,7 @@
 #include <new>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ciphers/block_cipher.h"
@@ -256,18 +257,21 @@ void check_cipher(const CipherAlgo& a, const CipherHw& hw, Tally* tally) {
   // decryption (the fused CipherHw::cbc_decrypt / cfb_decrypt kernels where
   // the implementation has them, else batch transform into the stack stage,
   // XOR, copy); CFB encryption and OFB run CBC encryption's shape. Fixed vs
-  // random plaintext (ciphertext), public IV.
+  // random plaintext (ciphertext), public IV. The decryptions on one block
+  // too: a 16-byte update, which some fused kernels run on their
+  // single-block rounds (SM4's GFNI, VAES AES's AES-NI path).
   using Chained = void (*)(const CipherHw&, const void*, size_t, uint8_t*, const uint8_t*, uint8_t*, size_t);
-  const std::pair<const char*, Chained> chained[] = {{"cbc encrypt", gpucrypto::cbc_encrypt},
-                                                     {"cbc decrypt", gpucrypto::cbc_decrypt},
-                                                     {"cfb decrypt", gpucrypto::cfb_decrypt}};
-  for (const auto& [mode, run] : chained) {
+  const std::tuple<const char*, Chained, size_t> chained[] = {
+      {"cbc encrypt", gpucrypto::cbc_encrypt, n},       {"cbc decrypt", gpucrypto::cbc_decrypt, n},
+      {"cfb decrypt", gpucrypto::cfb_decrypt, n},       {"cbc decrypt 1 block", gpucrypto::cbc_decrypt, 1},
+      {"cfb decrypt 1 block", gpucrypto::cfb_decrypt, 1}};
+  for (const auto& [mode, run, blocks] : chained) {
     check(tally, base + mode, g_samples,
           [&](int c) {
             pick(c, in, fixed_in);
             ctr = iv;
           },
-          [&, run = run] { run(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), n); });
+          [&, run = run, blocks = blocks] { run(hw, ks.get(), bs, ctr.data(), in.data(), out.data(), blocks); });
   }
   // CTR: the secret is the key stream, i.e. the key: fixed vs random keys
   // under a fixed counter, timing only the CTR call.

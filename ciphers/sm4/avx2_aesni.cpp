@@ -54,9 +54,8 @@ GPUCRYPTO_ALWAYS_INLINE __m256i sbox(__m256i x) {
 
 }  // namespace
 
-constinit const CipherHw avx2_aesni::kHw = {
-    "avx2-aesni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, encrypt, decrypt, ctr,
-    nullptr,      nullptr,             nullptr,        chained_dec<false>, chained_dec<true>};
+// The descriptor (ECB, CTR and the fused CBC/CFB decryption of avx2_body.inc).
+constinit const CipherHw avx2_aesni::kHw = {"avx2-aesni", compiled_features(), kScheduleBytes, kBatch, ref_setkey, encrypt, decrypt, ctr, nullptr, nullptr, nullptr, chained_dec<false>, chained_dec<true>};
 
 void avx2_aesni::sbox_layer(const uint8_t* in, uint8_t* out, size_t n) { sbox_bytes(in, out, n); }
 

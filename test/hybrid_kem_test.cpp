@@ -207,6 +207,14 @@ TEST_P(HybridKem, BadKeySharesAreRefused) {
   else badct[cc + h.cl - 1] ^= 1;
   Bytes out;
   EXPECT_FALSE(evp_decapsulate(prov_.libctx(), k, badct, &out, ss.size()));
+  if (h.cl != 32) {  // the peer's point parsed against our key's group: compressed or zero
+    badct = ct;
+    badct[cc] = 0x02;
+    EXPECT_FALSE(evp_decapsulate(prov_.libctx(), k, badct, &out, ss.size())) << "not uncompressed";
+    std::fill(badct.begin() + long(cc) + 1, badct.begin() + long(cc + h.cl), 0);
+    badct[cc] = 0x04;
+    EXPECT_FALSE(evp_decapsulate(prov_.libctx(), k, badct, &out, ss.size())) << "zero point";
+  }
   EXPECT_FALSE(evp_decapsulate(prov_.libctx(), k, Bytes(ct.begin(), ct.end() - 1), &out, ss.size()));
   ERR_clear_error();
   EVP_PKEY_free(k);

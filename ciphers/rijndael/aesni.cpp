@@ -402,7 +402,7 @@ void setkey_aesni(void* vks, const uint8_t* key, size_t keylen, bool with_decryp
   __m128i r[kMaxRounds + 1];
   if (nk == 4) expand128(r, key);
   else if (nk == 8) expand256(r, key);
-  else expand_words(r, key, nk, nr);
+  else expand_rows192(r, key);
   // Every row whole (the 16 bytes past each AES round key stay zero), so
   // nothing of a previous schedule remains.
   const __m128i zero = _mm_setzero_si128();

@@ -89,16 +89,15 @@ Blocks expand256(KeySched* ks, const uint8_t* key, const Blocks& in) {
   return last_row(ks, 14, a, e);
 }
 
-// AES-192 word by word with the block cipher's expansion (aes_key_steps.inc);
-// the blocks from the stored rows.
+// AES-192 with the block cipher's expansion (aes_key_steps.inc, rows in
+// registers), the blocks' rounds row by row as the rows are stored.
 Blocks expand192(KeySched* ks, const uint8_t* key, const Blocks& in) {
-  constexpr unsigned kNr = 12;
-  __m128i r[kMaxRounds + 1];
-  expand_words(r, key, 6, kNr);
-  for (unsigned i = 0; i <= kNr; ++i) store_row(ks, i, r[i]);
-  OPENSSL_cleanse(r, sizeof r);  // the round keys' copy on the stack
-  Blocks e;
-  for (int i = 0; i < kBlocks; ++i) e.b[i] = encrypt_rows(ks, kNr, in.b[i]);
+  __m128i r[13];
+  expand_rows192(r, key);
+  Blocks e = first_row(ks, r[0], in);
+  for (unsigned i = 1; i < 12; ++i) e = round_row(ks, i, r[i], e);
+  e = last_row(ks, 12, r[12], e);
+  OPENSSL_cleanse(r, sizeof r);  // the round keys, if they went to the stack
   return e;
 }
 

@@ -46,7 +46,7 @@ for cfg in "${configs[@]}"; do
   echo
   echo "$label"
   awk -v base=X25519 '
-    { v[$2, $1] = $3; seen[$2] = 1; if (!($2 in ord)) { ord[$2] = ++n; name[n] = $2 }; rs[$1] = 1 }
+    { v[$2, $1] = $3; if (!($2 in ord)) { ord[$2] = ++n; name[n] = $2 }; rs[$1] = 1 }
     function median(a, k,   i, j, t) {
       for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
       return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2

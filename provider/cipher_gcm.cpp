@@ -417,32 +417,39 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 
 // --- params ------------------------------------------------------------------
 
+// What get_ctx_params answers and set_ctx_params takes: slots of
+// locate_params, in the order they are handled.
+enum GetSlot { kGetIvlen, kGetKeylen, kGetTaglen, kGetIv, kGetUpdatedIv, kGetTlsAadPad, kGetTag, kGetTlsIvGen, kGetIvGenerated, kGetSlots };
+constexpr std::array<std::string_view, kGetSlots> kGetNames = {
+    OSSL_CIPHER_PARAM_IVLEN,        OSSL_CIPHER_PARAM_KEYLEN, OSSL_CIPHER_PARAM_AEAD_TAGLEN,
+    OSSL_CIPHER_PARAM_IV,           OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+    OSSL_CIPHER_PARAM_AEAD_TAG,     OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kParamIvGenerated};
+enum SetSlot { kSetTag, kSetIvlen, kSetTlsAad, kSetTlsIvFixed, kSetTlsIvInv, kSetSlots };
+constexpr std::array<std::string_view, kSetSlots> kSetNames = {
+    OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_IVLEN, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
+
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<GcmCtx*>(vctx);
+  const auto slot = locate_params(params, kGetNames);
   OSSL_PARAM* p;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, c->ivlen))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+  if ((p = slot[kGetIvlen]) != nullptr && !OSSL_PARAM_set_size_t(p, c->ivlen)) goto bad;
+  if ((p = slot[kGetKeylen]) != nullptr && !OSSL_PARAM_set_size_t(p, c->algo->key_bytes)) goto bad;
+  if ((p = slot[kGetTaglen]) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->taglen != kUnset ? c->taglen : kTagMax))
     goto bad;
-  for (const char* name : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-    if ((p = find_param(params, name)) == nullptr) continue;
+  for (const GetSlot s : {kGetIv, kGetUpdatedIv}) {
+    if ((p = slot[s]) == nullptr) continue;
     if (c->iv_state == IvState::kUninitialised) return 0;
     if (c->ivlen > p->data_size) {
-      GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", name, c->ivlen);
+      GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", p->key, c->ivlen);
       return 0;
     }
     if (!OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_ptr(p, &c->iv, c->ivlen))
       goto bad;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = slot[kGetTlsAadPad]) != nullptr && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz)) goto bad;
+  if ((p = slot[kGetTag]) != nullptr) {
     const size_t sz = p->data_size;
     if (sz == 0 || sz > kTagMax || !c->enc || c->taglen == kUnset) {
       GPUC_RAISE(c->prov, kErrBadParam, "the tag is read after final on encryption, 1 to 16 bytes");
@@ -450,12 +457,12 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
     }
     if (!OSSL_PARAM_set_octet_string(p, c->buf, sz)) goto bad;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
+  if ((p = slot[kGetTlsIvGen]) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !getivgen(c, static_cast<uint8_t*>(p->data), p->data_size))
       return 0;
   }
-  if (openssl_35_rules() && (p = find_param(params, kParamIvGenerated)) != nullptr &&
+  if (openssl_35_rules() && (p = slot[kGetIvGenerated]) != nullptr &&
       !OSSL_PARAM_set_uint(p, c->iv_gen_rand ? 1 : 0))
     goto bad;
   return 1;
@@ -466,10 +473,10 @@ bad:
 
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   auto* c = static_cast<GcmCtx*>(vctx);
-  if (params == nullptr) return 1;
+  const auto slot = locate_params(params, kSetNames);
   const OSSL_PARAM* p;
   size_t sz;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+  if ((p = slot[kSetTag]) != nullptr) {
     void* vp = c->buf;
     if (!OSSL_PARAM_get_octet_string(p, &vp, kTagMax, &sz)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tag' must be an octet string of 1 to 16 bytes");
@@ -481,7 +488,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->taglen = sz;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
+  if ((p = slot[kSetIvlen]) != nullptr) {
     if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > kIvMax) {
       GPUC_RAISE(c->prov, kErrWrongIvLength, "GCM IVs are 1 to %zu bytes", kIvMax);
       return 0;
@@ -492,7 +499,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       c->ivlen = sz;
     }
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
+  if ((p = slot[kSetTlsAad]) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsaad' must be an octet string");
       return 0;
@@ -504,14 +511,14 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     }
     c->tls_aad_pad_sz = sz;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
+  if ((p = slot[kSetTlsIvFixed]) != nullptr) {
     if (p->data_type != OSSL_PARAM_OCTET_STRING ||
         !tls_iv_set_fixed(c, static_cast<const uint8_t*>(p->data), p->data_size)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'tlsivfixed': 4 or more bytes, 8 left for the record nonce");
       return 0;
     }
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
+  if ((p = slot[kSetTlsIvInv]) != nullptr) {
     if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
         !setivinv(c, static_cast<const uint8_t*>(p->data), p->data_size))
       return 0;

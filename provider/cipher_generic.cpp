@@ -740,36 +740,39 @@ int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 
 // --- params ------------------------------------------------------------------
 
+// What get_ctx_params answers and set_ctx_params takes: slots of
+// locate_params, in the order they are handled.
+enum GetSlot { kGetKeylen, kGetIvlen, kGetBlockSize, kGetMode, kGetPadding, kGetNum, kGetIv, kGetUpdatedIv, kGetTlsMac, kGetSlots };
+constexpr std::array<std::string_view, kGetSlots> kGetNames = {
+    OSSL_CIPHER_PARAM_KEYLEN,  OSSL_CIPHER_PARAM_IVLEN, OSSL_CIPHER_PARAM_BLOCK_SIZE,
+    OSSL_CIPHER_PARAM_MODE,    OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_NUM,
+    OSSL_CIPHER_PARAM_IV,      OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_CIPHER_PARAM_TLS_MAC};
+enum SetSlot { kSetPadding, kSetNum, kSetUseBits, kSetKeylen, kSetIvlen, kSetTlsVersion, kSetTlsMacSize, kSetSlots };
+constexpr std::array<std::string_view, kSetSlots> kSetNames = {
+    OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_NUM, OSSL_CIPHER_PARAM_USE_BITS,
+    OSSL_CIPHER_PARAM_KEYLEN,  OSSL_CIPHER_PARAM_IVLEN, OSSL_CIPHER_PARAM_TLS_VERSION,
+    OSSL_CIPHER_PARAM_TLS_MAC_SIZE};
+
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto* c = static_cast<CipherCtx*>(vctx);
+  const auto slot = locate_params(params, kGetNames);
   OSSL_PARAM* p;
   const Mode m = c->desc->mode;
   const size_t ivlen = has_iv(m) ? c->bs() : 0;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, c->algo->key_bytes))
+  if ((p = slot[kGetKeylen]) != nullptr && !OSSL_PARAM_set_size_t(p, c->algo->key_bytes)) goto bad;
+  if ((p = slot[kGetIvlen]) != nullptr && !OSSL_PARAM_set_size_t(p, ivlen)) goto bad;
+  if ((p = slot[kGetBlockSize]) != nullptr && !OSSL_PARAM_set_size_t(p, block_mode(m) ? c->bs() : 1))
     goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, ivlen))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-      !OSSL_PARAM_set_size_t(p, block_mode(m) ? c->bs() : 1))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, evp_mode(m)))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, c->pad ? 1 : 0))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
-      !OSSL_PARAM_set_uint(p, unsigned(c->num)))
-    goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
+  if ((p = slot[kGetMode]) != nullptr && !OSSL_PARAM_set_uint(p, evp_mode(m))) goto bad;
+  if ((p = slot[kGetPadding]) != nullptr && !OSSL_PARAM_set_uint(p, c->pad ? 1 : 0)) goto bad;
+  if ((p = slot[kGetNum]) != nullptr && !OSSL_PARAM_set_uint(p, unsigned(c->num))) goto bad;
+  if ((p = slot[kGetIv]) != nullptr &&
       !OSSL_PARAM_set_octet_string(p, c->oiv, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->oiv, ivlen))
     goto bad;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
+  if ((p = slot[kGetUpdatedIv]) != nullptr &&
       !OSSL_PARAM_set_octet_string(p, c->reg, ivlen) && !OSSL_PARAM_set_octet_ptr(p, c->reg, ivlen))
     goto bad;
-  return tls_get_params(c->tls, c->prov, params);
+  return tls_get_params(c->tls, c->prov, slot[kGetTlsMac]);
 bad:
   GPUC_RAISE(c->prov, kErrBadParam, "cannot return parameter '%s'", p->key);
   return 0;
@@ -821,14 +824,14 @@ bool uint_param(const CipherCtx* c, const OSSL_PARAM* p, unsigned* v) {
 
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   auto* c = static_cast<CipherCtx*>(vctx);
-  if (params == nullptr) return 1;
+  const auto slot = locate_params(params, kSetNames);
   const OSSL_PARAM* p;
   unsigned v;
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr) {
+  if ((p = slot[kSetPadding]) != nullptr) {
     if (!uint_param(c, p, &v)) return 0;
     c->pad = v != 0;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
+  if ((p = slot[kSetNum]) != nullptr) {
     if (!uint_param(c, p, &v)) return 0;
     if (!num_accepted(c, v)) {
       GPUC_RAISE(c->prov, kErrBadParam, "'num' %u is out of range for %s on OpenSSL %s", v,
@@ -841,11 +844,11 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     if (c->desc->mode == Mode::kCTR && !resume_ctr(c, v)) return 0;
     c->num = v;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_USE_BITS)) != nullptr) {
+  if ((p = slot[kSetUseBits]) != nullptr) {
     if (!uint_param(c, p, &v)) return 0;
     c->use_bits = v != 0;
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+  if ((p = slot[kSetKeylen]) != nullptr) {
     size_t n;
     if (!OSSL_PARAM_get_size_t(p, &n) || n != c->algo->key_bytes) {
       GPUC_RAISE(c->prov, kErrWrongKeyLength, "%s has a fixed %zu-byte key", c->algo->name,
@@ -853,7 +856,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       return 0;
     }
   }
-  if ((p = find_param(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+  if ((p = slot[kSetIvlen]) != nullptr) {
     size_t n;
     const size_t ivlen = has_iv(c->desc->mode) ? c->bs() : 0;
     if (!OSSL_PARAM_get_size_t(p, &n) || n != ivlen) {
@@ -861,7 +864,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
       return 0;
     }
   }
-  return tls_set_params(&c->tls, c->prov, params);
+  return tls_set_params(&c->tls, c->prov, slot[kSetTlsVersion], slot[kSetTlsMacSize]);
 }
 
 const OSSL_PARAM kCtxGettable[] = {

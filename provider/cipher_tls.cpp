@@ -154,30 +154,20 @@ int tls_stream_mac(TlsRecordMode* t, unsigned char* out, size_t* outl) {
   return 1;
 }
 
-int tls_set_params(TlsRecordMode* t, const ProvCtx* prov, const OSSL_PARAM params[]) {
-  const OSSL_PARAM* p;
-  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != nullptr &&
-      !OSSL_PARAM_get_uint(p, &t->version)) {
+int tls_set_params(TlsRecordMode* t, const ProvCtx* prov, const OSSL_PARAM* version, const OSSL_PARAM* mac_size) {
+  if (version != nullptr && !OSSL_PARAM_get_uint(version, &t->version)) {
     GPUC_RAISE(prov, kErrBadParam, "'tls-version' must be an unsigned integer");
     return 0;
   }
-  if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != nullptr &&
-      !OSSL_PARAM_get_size_t(p, &t->mac_size)) {
+  if (mac_size != nullptr && !OSSL_PARAM_get_size_t(mac_size, &t->mac_size)) {
     GPUC_RAISE(prov, kErrBadParam, "'tls-mac-size' must be a size_t");
     return 0;
   }
   return 1;
 }
 
-int tls_get_params(const TlsRecordMode& t, const ProvCtx* prov, OSSL_PARAM params[]) {
-  // The first byte before the strcmp: EVP_CipherInit asks for "ivlen" and
-  // "keylen" on every key, and none of them is ours.
-  OSSL_PARAM* p = params;
-  while (p != nullptr && p->key != nullptr &&
-         (p->key[0] != 't' || std::strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC) != 0))
-    ++p;
-  if (p != nullptr && p->key == nullptr) p = nullptr;
-  if (p != nullptr && !OSSL_PARAM_set_octet_ptr(p, t.mac, t.mac_size)) {
+int tls_get_params(const TlsRecordMode& t, const ProvCtx* prov, OSSL_PARAM* mac) {
+  if (mac != nullptr && !OSSL_PARAM_set_octet_ptr(mac, t.mac, t.mac_size)) {
     GPUC_RAISE(prov, kErrBadParam, "cannot return parameter 'tls-mac'");
     return 0;
   }

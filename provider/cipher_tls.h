@@ -49,10 +49,11 @@ int tls_block_update(TlsRecordMode* t, const ProvCtx* prov, bool enc, bool pad, 
 // is shorter than the MAC (silently, as the default provider).
 int tls_stream_mac(TlsRecordMode* t, unsigned char* out, size_t* outl);
 
-// `tls-version` and `tls-mac-size` from set_ctx_params; `tls-mac` for
-// get_ctx_params (an octet pointer of mac_size bytes).
-int tls_set_params(TlsRecordMode* t, const ProvCtx* prov, const OSSL_PARAM params[]);
-int tls_get_params(const TlsRecordMode& t, const ProvCtx* prov, OSSL_PARAM params[]);
+// The `tls-version` and `tls-mac-size` entries of a set_ctx_params request
+// (null: absent); the `tls-mac` entry of a get_ctx_params one (an octet
+// pointer of mac_size bytes). The context's locate_params found them.
+int tls_set_params(TlsRecordMode* t, const ProvCtx* prov, const OSSL_PARAM* version, const OSSL_PARAM* mac_size);
+int tls_get_params(const TlsRecordMode& t, const ProvCtx* prov, OSSL_PARAM* mac);
 
 // Records served in TLS record mode (block modes), all contexts; with the
 // provider's `log` on, printed at teardown ("gpucrypto: TLS CBC served N

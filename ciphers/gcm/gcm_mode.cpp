@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace gpucrypto {
@@ -17,6 +18,21 @@ constexpr uint8_t kZero[16] = {};
 constexpr size_t kStitchBlocks = 256;
 
 void gmult(const GcmKey& k, uint8_t xi[16]) { k.ghash->ghash(&k.gkey, xi, kZero, 1); }
+
+// Folds the pending blocks into xi: one GHASH call, aggregated over the
+// powers the key has (GcmState::pend).
+void pend_flush(const GcmKey& k, GcmState* s) {
+  if (s->npend == 0) return;
+  k.ghash->ghash(&k.gkey, s->xi, s->pend[0], s->npend);
+  s->npend = 0;
+}
+
+// Queues n whole blocks after the pending ones (n <= kGcmPendBlocks).
+void pend_blocks(const GcmKey& k, GcmState* s, const uint8_t* in, size_t n) {
+  if (s->npend + n > kGcmPendBlocks) pend_flush(k, s);
+  std::memcpy(s->pend[s->npend], in, 16 * n);
+  s->npend += unsigned(n);
+}
 
 uint32_t load_be32(const uint8_t* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
@@ -34,6 +50,49 @@ void store_be64(uint8_t* p, uint64_t v) {
   store_be32(p + 4, uint32_t(v));
 }
 
+// The first blocks after J0 of the key's IV have their keystream from the
+// key (GcmKey::ek): the index in ek of ctr's block when all n of them do,
+// else 0. The counter is public.
+uint32_t ek_first(const GcmKey& k, const uint8_t ctr[16], size_t n) {
+  if (!k.has_ek0 || n >= kGcmEkBlocks || std::memcmp(ctr, k.j0, 12) != 0) return 0;
+  const uint32_t first = load_be32(ctr + 12) - load_be32(k.j0 + 12);
+  return first != 0 && first + n <= kGcmEkBlocks ? first : 0;
+}
+
+void ek_xor(const GcmKey& k, uint32_t first, const uint8_t* in, uint8_t* out, size_t n) {
+  for (size_t b = 0; b < n; ++b) {
+    for (int i = 0; i < 16; ++i) out[16 * b + i] = uint8_t(in[16 * b + i] ^ k.ek[first + b][i]);
+  }
+}
+
+// Runs f(n) over nblocks in runs whose low counter word does not wrap: the
+// counter is public (IV-derived), and splitting there keeps the hooks'
+// full-carry CTR equal to inc32. ctr is advanced past each run.
+template <class F>
+void by_runs(uint8_t ctr[16], size_t nblocks, F&& f) {
+  while (nblocks != 0) {
+    const uint32_t lo = load_be32(ctr + 12);
+    const uint64_t room = (uint64_t(1) << 32) - lo;
+    const size_t n = size_t(std::min<uint64_t>(nblocks, room));
+    uint8_t upper[12];
+    std::memcpy(upper, ctr, 12);
+    f(n);
+    std::memcpy(ctr, upper, 12);
+    store_be32(ctr + 12, uint32_t(lo + uint32_t(n)));
+    nblocks -= n;
+  }
+}
+
+// CTR alone over one run (GHASH is the caller's).
+void ctr_run(const GcmKey& k, uint8_t ctr[16], const uint8_t* in, uint8_t* out, size_t n) {
+  if (const uint32_t first = ek_first(k, ctr, n); first != 0) {
+    ek_xor(k, first, in, out, n);
+    gcm_ctr32_add(ctr, n);
+  } else {
+    k.ctr(k.ks, ctr, in, out, n);
+  }
+}
+
 // One run whose low counter word does not wrap.
 void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
              size_t n, bool enc) {
@@ -45,19 +104,12 @@ void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;
   }
-  // The first blocks after J0 of the key's IV: their keystream came with
-  // the key (GcmKey::ek). The counter is public.
-  if (k.has_ek0 && n < kGcmEkBlocks && std::memcmp(ctr, k.j0, 12) == 0) {
-    const uint32_t first = load_be32(ctr + 12) - load_be32(k.j0 + 12);
-    if (first != 0 && first + n <= kGcmEkBlocks) {
-      if (!enc) k.ghash->ghash(&k.gkey, xi, in, n);  // before an in-place write
-      for (size_t b = 0; b < n; ++b) {
-        for (int i = 0; i < 16; ++i) out[16 * b + i] = uint8_t(in[16 * b + i] ^ k.ek[first + b][i]);
-      }
-      if (enc) k.ghash->ghash(&k.gkey, xi, out, n);
-      gcm_ctr32_add(ctr, n);
-      return;
-    }
+  if (const uint32_t first = ek_first(k, ctr, n); first != 0) {
+    if (!enc) k.ghash->ghash(&k.gkey, xi, in, n);  // before an in-place write
+    ek_xor(k, first, in, out, n);
+    if (enc) k.ghash->ghash(&k.gkey, xi, out, n);
+    gcm_ctr32_add(ctr, n);
+    return;
   }
   while (n != 0) {
     const size_t m = std::min(n, kStitchBlocks);
@@ -89,7 +141,7 @@ unsigned partial(const GcmKey& k, GcmState* s, unsigned n, const uint8_t*& in, u
     s->xn[n] = enc ? o : i;
     --len;
     if (++n == 16) {
-      k.ghash->ghash(&k.gkey, s->xi, s->xn, 1);
+      pend_blocks(k, s, s->xn, 1);
       return 0;
     }
   }
@@ -176,7 +228,8 @@ bool gcm_set_key_iv(GcmKey* k, const CipherAlgo& algo, uint32_t features, const 
 }
 
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
-  std::memset(s, 0, sizeof *s);
+  std::memset(s, 0, offsetof(GcmState, npend));
+  s->npend = 0;
   if (ivlen == 12) {
     j0_of_iv12(s->ctr, iv);
   } else {  // J0 = GHASH(IV || 0^s || 0^64 || [len(IV)]_64)
@@ -206,6 +259,7 @@ int gcm_aad(GcmKey& k, GcmState* s, const uint8_t* aad, size_t len) {
   const uint64_t alen = s->alen + len;
   if (alen > (uint64_t(1) << 61) || alen < len) return -1;
   s->alen = alen;
+  pend_flush(k, s);  // xi takes the AAD bytes below (a partial block waits there)
   unsigned n = s->ares;
   if (n != 0) {
     while (n != 0 && len != 0) {
@@ -238,7 +292,12 @@ namespace {
   if (mlen > (uint64_t(1) << 36) - 32 || mlen < len) return -1;
   s->mlen = mlen;
   if (s->ares != 0) {  // the first data ends the AAD
-    gmult(k, s->xi);
+    // xi = X ^ the padded last AAD block, waiting for its product by H:
+    // that block becomes the first pending one (none pend here: gcm_aad
+    // flushed them) over xi = 0, so the product joins the data's.
+    std::memcpy(s->pend[0], s->xi, 16);
+    std::memset(s->xi, 0, 16);
+    s->npend = 1;
     s->ares = 0;
   }
   if (s->mres != 0) {
@@ -261,7 +320,9 @@ namespace {
 
 int gcm_crypt_begin(GcmKey& k, GcmState* s, const uint8_t*& in, uint8_t*& out, size_t& len,
                     bool enc) {
-  return crypt_begin(k, s, in, out, len, enc);
+  if (crypt_begin(k, s, in, out, len, enc) != 0) return -1;
+  pend_flush(k, s);  // the caller's runs continue s->xi
+  return 0;
 }
 
 void gcm_crypt_end(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len,
@@ -272,7 +333,21 @@ void gcm_crypt_end(const GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out
 int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t len, bool enc) {
   if (crypt_begin(k, s, in, out, len, enc) != 0) return -1;
   const size_t whole = len / 16;
-  if (whole != 0) {
+  if (whole != 0 && s->npend + whole + 2 <= kGcmPendBlocks) {
+    // A small message: CTR now, its blocks pend with the ones before them
+    // and the tag's last two (a partial block and the lengths), so the tag
+    // hashes them all at once, with the powers that takes.
+    gcm_powers(k, s->npend + whole + 2);
+    if (!enc) pend_blocks(k, s, in, whole);  // before an in-place write
+    by_runs(s->ctr, whole, [&](size_t n) {
+      ctr_run(k, s->ctr, in, out, n);
+      in += 16 * n;
+      out += 16 * n;
+    });
+    if (enc) pend_blocks(k, s, out - 16 * whole, whole);
+    len -= 16 * whole;
+  } else if (whole != 0) {
+    pend_flush(k, s);
     gcm_blocks(k, s->ctr, s->xi, in, out, whole, enc);
     in += 16 * whole;
     out += 16 * whole;
@@ -287,18 +362,19 @@ int gcm_crypt(GcmKey& k, GcmState* s, const uint8_t* in, uint8_t* out, size_t le
 // check (the default provider allows it under the same IV) continues exactly
 // as OpenSSL's does (found by fuzz_gcm).
 void gcm_tag(const GcmKey& k, GcmState* s, uint8_t tag[16]) {
-  // [the last partial block, padded, or a zero block after a partial AAD
-  // block already in xi,] then the lengths block: one GHASH call (two blocks
-  // under one reduction) instead of two dependent ones.
-  uint8_t last[32] = {};
-  uint8_t* lens = last;
+  // After the pending blocks: [the last partial block, padded, or a zero
+  // block after a partial AAD block in xi (no block pends then),] then the
+  // lengths block; one GHASH call for all of them.
+  if (s->npend + 2 > kGcmPendBlocks) pend_flush(k, s);
   if (s->mres != 0 || s->ares != 0) {
+    uint8_t* last = s->pend[s->npend++];
+    std::memset(last, 0, 16);
     std::memcpy(last, s->xn, s->mres);
-    lens = last + 16;
   }
+  uint8_t* lens = s->pend[s->npend++];
   store_be64(lens, s->alen * 8);
   store_be64(lens + 8, s->mlen * 8);
-  k.ghash->ghash(&k.gkey, s->xi, last, lens == last ? 1 : 2);
+  pend_flush(k, s);
   for (int i = 0; i < 16; ++i) s->xi[i] ^= s->ek0[i];
   std::memcpy(tag, s->xi, 16);
 }
@@ -319,21 +395,11 @@ bool gcm_check_tag(const GcmKey& k, GcmState* s, const uint8_t* expected, size_t
 
 void gcm_blocks(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
                 size_t nblocks, bool enc) {
-  while (nblocks != 0) {
-    // The counter is public (IV-derived): splitting where its low word
-    // wraps keeps the hooks' full-carry CTR equal to inc32.
-    const uint32_t lo = load_be32(ctr + 12);
-    const uint64_t room = (uint64_t(1) << 32) - lo;
-    const size_t n = size_t(std::min<uint64_t>(nblocks, room));
-    uint8_t upper[12];
-    std::memcpy(upper, ctr, 12);
+  by_runs(ctr, nblocks, [&](size_t n) {
     segment(k, ctr, xi, in, out, n, enc);
-    std::memcpy(ctr, upper, 12);
-    store_be32(ctr + 12, uint32_t(lo + uint32_t(n)));
     in += 16 * n;
     out += 16 * n;
-    nblocks -= n;
-  }
+  });
 }
 
 }  // namespace gpucrypto

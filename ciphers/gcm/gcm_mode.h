@@ -45,15 +45,25 @@ struct alignas(64) GcmKey {
   bool has_ek0 = false;
 };
 
+// Blocks a message may gather before GHASH folds them into xi (GcmState::pend).
+inline constexpr size_t kGcmPendBlocks = kGhashPowers;
+
 // Per-message state (IV, lengths, partial blocks).
 struct GcmState {
   uint8_t ctr[16];   // next counter block
   uint8_t ek0[16];   // E_K(J0), masks the tag
-  uint8_t xi[16];    // running GHASH
+  uint8_t xi[16];    // running GHASH, before the pending blocks
   uint8_t kbuf[16];  // keystream of the current partial data block
   uint8_t xn[16];    // ciphertext of the current partial data block, not yet hashed
   uint64_t alen, mlen;
   unsigned ares, mres;  // bytes of the current partial AAD / data block
+  // Whole blocks hashed after xi, not yet folded in: a small message's last
+  // AAD block, its few data blocks and the lengths block go through one
+  // GHASH call at the tag, several products under one reduction, instead of
+  // a dependent multiply each (a 16-byte TLS record had three). The GHASH
+  // value is xi continued over pend[0, npend). Last: set_iv clears only npend.
+  unsigned npend;
+  uint8_t pend[kGcmPendBlocks][16];
 };
 
 // Sets the key: `algo` must have 16-byte blocks and a schedule of at most

@@ -58,9 +58,10 @@ struct GcmState {
   uint64_t alen, mlen;
   unsigned ares, mres;  // bytes of the current partial AAD / data block
   // Whole blocks hashed after xi, not yet folded in: a small message's last
-  // AAD block, its few data blocks and the lengths block go through one
-  // GHASH call at the tag, several products under one reduction, instead of
-  // a dependent multiply each (a 16-byte TLS record had three). The GHASH
+  // AAD block, its data blocks (up to kGcmPendBlocks - 3) and the lengths
+  // block go through one GHASH call at the tag, aggregated over the key's
+  // powers of H, instead of a dependent multiply each (a 16-byte TLS record
+  // had three). The GHASH
   // value is xi continued over pend[0, npend). Last: set_iv clears only npend.
   unsigned npend;
   uint8_t pend[kGcmPendBlocks][16];

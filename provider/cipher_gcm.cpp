@@ -438,17 +438,15 @@ int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   if ((p = slot[kGetTaglen]) != nullptr &&
       !OSSL_PARAM_set_size_t(p, c->taglen != kUnset ? c->taglen : kTagMax))
     goto bad;
-  if (slot[kGetIv] != nullptr || slot[kGetUpdatedIv] != nullptr) {  // rare: not a loop on the record path
+  for (OSSL_PARAM* q : {slot[kGetIv], slot[kGetUpdatedIv]}) {
+    if ((p = q) == nullptr) continue;
     if (c->iv_state == IvState::kUninitialised) return 0;
-    for (OSSL_PARAM* q : {slot[kGetIv], slot[kGetUpdatedIv]}) {
-      if ((p = q) == nullptr) continue;
-      if (c->ivlen > p->data_size) {
-        GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", p->key, c->ivlen);
-        return 0;
-      }
-      if (!OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_ptr(p, &c->iv, c->ivlen))
-        goto bad;
+    if (c->ivlen > p->data_size) {
+      GPUC_RAISE(c->prov, kErrWrongIvLength, "'%s' needs %zu bytes", p->key, c->ivlen);
+      return 0;
     }
+    if (!OSSL_PARAM_set_octet_string(p, c->iv, c->ivlen) && !OSSL_PARAM_set_octet_ptr(p, &c->iv, c->ivlen))
+      goto bad;
   }
   if ((p = slot[kGetTlsAadPad]) != nullptr && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz)) goto bad;
   if ((p = slot[kGetTag]) != nullptr) {

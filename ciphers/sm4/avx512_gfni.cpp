@@ -168,10 +168,10 @@ GPUCRYPTO_ALWAYS_INLINE X rk1(uint32_t k) { return _mm_cvtsi32_si128(int(k)); }
 // 32 rounds on the words w[0..3] = X0..X3; leaves the output words in block
 // order (X35, X34, X33, X32). The state runs in the S-box's input domain
 // (ciphers/sm4/gfni_domain.h): a round's critical path is one
-// gf2p8affineinvqb, byte rotations and two ternary-logic levels, instead of
-// gf2p8affineqb, gf2p8affineinvqb and L's rotate-and-XOR tree. The round
-// keys enter the domain off the path (their affine maps do not wait for the
-// state).
+// gf2p8affineinvqb, one byte rotation and two ternary-logic levels, instead of
+// gf2p8affineqb, gf2p8affineinvqb and L's rotate-and-XOR tree, and a round
+// issues three rotations. The round keys enter the domain off the path (their
+// affine maps do not wait for the state).
 namespace gd = gfni_domain;
 
 GPUCRYPTO_ALWAYS_INLINE X to_domain(X v) {
@@ -189,23 +189,20 @@ GPUCRYPTO_ALWAYS_INLINE void rounds1(const uint32_t* rk, X (&w)[4]) {
   X y = _mm_ternarylogic_epi32(x[1], x[2], _mm_xor_si128(x[3], rk_domain(rk[0])), kXor3);
 #pragma GCC unroll 32
   for (int i = 0; i < 32; ++i) {
-    // a = A s, b = A shl2(s), e = A shr6(s) for s = S(t_i), from y = A t_i ^ c.
-    const X a = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAB)), gd::kABConst);
-    const X b = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAShl2B)), gd::kAShl2BConst);
-    const X e = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kAShr6B)), gd::kAShr6BConst);
-    // Q ^ rol8(Q) ^ rol16(Q) with Q = b ^ rol8(e) = A rol2(s).
-    const X q = _mm_xor_si128(_mm_ternarylogic_epi32(b, _mm_rol_epi32(e, 8), _mm_rol_epi32(b, 8), kXor3),
-                              _mm_ternarylogic_epi32(_mm_rol_epi32(e, 16), _mm_rol_epi32(b, 16),
-                                                     _mm_rol_epi32(e, 24), kXor3));
+    // A L(s) = f ^ rol8(g) ^ rol16(g) ^ rol24(h) for s = S(t_i), from y = A t_i ^ c:
+    // three S-box images with the rotations' byte terms grouped (gfni_domain.h).
+    const X f = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kF)), gd::kFConst);
+    const X g = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kG)), gd::kGConst);
+    const X h = _mm_gf2p8affineinv_epi64_epi8(y, _mm_set1_epi64x(int64_t(gd::kH)), gd::kHConst);
+    const X t = _mm_ternarylogic_epi32(_mm_rol_epi32(g, 8), _mm_rol_epi32(g, 16), _mm_rol_epi32(h, 24), kXor3);
     if (i < 31) {
       // R = X'[i+2] ^ X'[i+3] ^ rk'[i+1], known early; the next S-box input is
       // y' = X'[i] ^ R ^ A L(s), and X'[i+4] = y' ^ R.
       const X r = _mm_ternarylogic_epi32(x[(i + 2) % 4], x[(i + 3) % 4], rk_domain(rk[i + 1]), kXor3);
-      const X u = _mm_ternarylogic_epi32(a, _mm_rol_epi32(a, 24), _mm_xor_si128(x[i % 4], r), kXor3);
-      y = _mm_xor_si128(q, u);
+      y = _mm_ternarylogic_epi32(f, t, _mm_xor_si128(x[i % 4], r), kXor3);
       x[i % 4] = _mm_xor_si128(y, r);
     } else {
-      x[3] = _mm_xor_si128(q, _mm_ternarylogic_epi32(a, _mm_rol_epi32(a, 24), x[3], kXor3));
+      x[3] = _mm_ternarylogic_epi32(f, t, x[3], kXor3);
     }
   }
   w[0] = from_domain(x[3]);

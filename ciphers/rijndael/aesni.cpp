@@ -98,19 +98,26 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
         x[i] = _mm_shuffle_epi8(_mm_set_epi64x(int64_t(h), int64_t(l)), bswap);
       }
     }
-    if (m == kBatch) {
-      crypt_regs<Nr, kBatch, false>(k, x);
+    // A short tail goes through the rounds as one group too (the blocks'
+    // latencies overlap; one block after another cost m chains of Nr
+    // AESENCs), in the smallest group of 1, 2, 4 or 8 that holds it.
+    const auto group = [&]<int N>() GPUCRYPTO_INLINE_LAMBDA {
+      crypt_regs<Nr, N, false>(k, x);
 #pragma GCC unroll 8
-      for (size_t i = 0; i < kBatch; ++i) {
+      for (size_t i = 0; i < size_t(N); ++i) {
+        if (i == m) break;
         const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(p, x[i]));
       }
+    };
+    if (m > 4) {
+      group.template operator()<int(kBatch)>();
+    } else if (m > 2) {
+      group.template operator()<4>();
+    } else if (m == 2) {
+      group.template operator()<2>();
     } else {
-      for (size_t i = 0; i < m; ++i) {
-        crypt_regs<Nr, 1, false>(k, &x[i]);
-        const __m128i p = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), _mm_xor_si128(p, x[i]));
-      }
+      group.template operator()<1>();
     }
     const uint64_t next = lo + m;
     hi += next < lo ? 1 : 0;

@@ -174,6 +174,6 @@ void aes_gcm_hook(const void* vks, const GhashKey* key, uint8_t* xi, uint8_t* ct
 }  // namespace
 
 constinit const GcmFusedHw kAesGcmVaes512 = {"vaes512-vpclmul", compiled_features(), 8,
-                                             aes_gcm_hook<false>, aes_gcm_hook<true>, aesni_ctr};
+                                             aes_gcm_hook<false>, aes_gcm_hook<true>, vaes512_ctr};
 
 }  // namespace gpucrypto::rijndael_impl

@@ -63,6 +63,9 @@ extern const CipherHw kNb8Vaes512Hw;
 void aesni_encrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void aesni_decrypt(const void* ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 void aesni_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
+// vaes512.cpp's CTR hook: AES-NI for up to four blocks, else VAES on the zmm
+// registers the blocks fill (also the fused GCM kernel's CTR for short runs).
+void vaes512_ctr(const void* ks, uint8_t* ctr, const uint8_t* in, uint8_t* out, size_t nblocks);
 // The chained-mode kernels of aesni.cpp (CipherHw's optional hooks; vaes512.cpp
 // uses the sequential ones too: one block at a time is xmm work).
 void aesni_cbc_encrypt(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n);

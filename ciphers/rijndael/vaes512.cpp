@@ -119,6 +119,7 @@ void ecb(const KeySched* ks, const uint8_t* in, uint8_t* out, size_t n) {
 // into big-endian blocks. When lo would wrap inside the batch (once in 2^64
 // blocks; the counter is the public IV, so branching on it is fine) the
 // blocks are built one by one with an exact carry into hi.
+template <int R = kRegs>
 GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x) {
   const __m512i bswap = bcast128(
       _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
@@ -127,7 +128,7 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
     __m512i c = _mm512_add_epi64(bcast128(_mm_set_epi64x(int64_t(hi), int64_t(lo))),
                                  _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
 #pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
+    for (int i = 0; i < R; ++i) {
       x[i] = _mm512_shuffle_epi8(c, bswap);
       c = _mm512_add_epi64(c, step);
     }
@@ -139,7 +140,7 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
     le[2 * j] = l;
     le[2 * j + 1] = hi + (l < lo ? 1 : 0);
   }
-  for (int i = 0; i < kRegs; ++i) x[i] = _mm512_shuffle_epi8(_mm512_load_si512(le + 8 * i), bswap);
+  for (int i = 0; i < R; ++i) x[i] = _mm512_shuffle_epi8(_mm512_load_si512(le + 8 * i), bswap);
 }
 
 template <int /*Nb*/, int Nr>
@@ -166,16 +167,18 @@ void ctr(const KeySched* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out
     n -= kBatch;
   }
   if (n != 0) {
-    __m512i x[kRegs];
-    __mmask8 m[kRegs];
-    make_counters(hi, lo, x);
-    rounds<Nr, false>(k, x);
+    // Partial batch: the registers the blocks fill (as ecb), masked.
+    with_regs_for(n, [&]<int R>() GPUCRYPTO_INLINE_LAMBDA {
+      __m512i x[R];
+      make_counters<R>(hi, lo, x);
+      rounds<Nr, false, R>(k, x);
 #pragma GCC unroll 16
-    for (int i = 0; i < kRegs; ++i) {
-      m[i] = tail_mask(n, i);
-      const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m[i], in + 64 * i));
-      _mm512_mask_storeu_epi64(out + 64 * i, m[i], _mm512_aesenclast_epi128(x[i], kin));
-    }
+      for (int i = 0; i < R; ++i) {
+        const __mmask8 m = tail_mask(n, i);
+        const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
+        _mm512_mask_storeu_epi64(out + 64 * i, m, _mm512_aesenclast_epi128(x[i], kin));
+      }
+    });
     const uint64_t next = lo + n;
     hi += next < lo ? 1 : 0;
     lo = next;
@@ -254,11 +257,6 @@ void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) 
   ecb_hook<kDecrypt>(ks, in, out, n);
 }
 
-void small_first_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out,
-                     size_t n) {
-  if (n <= kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
-  ctr_hook(ks, ctr_block, in, out, n);
-}
 
 template <bool kCfb>
 void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
@@ -270,10 +268,15 @@ void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_
 
 }  // namespace
 
+void vaes512_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* out, size_t n) {
+  if (n <= kSmallCall) return aesni_ctr(ks, ctr_block, in, out, n);
+  ctr_hook(ks, ctr_block, in, out, n);
+}
+
 // The sequential modes (and CFB1) are one block at a time: AES-NI on xmm (aesni.cpp).
 constinit const CipherHw kAesVaes512Hw = {
     "vaes512",         compiled_features(),   sizeof(KeySched), kBatch,
-    setkey_aesni,      small_first_ecb<false>, small_first_ecb<true>, small_first_ctr,
+    setkey_aesni,      small_first_ecb<false>, small_first_ecb<true>, vaes512_ctr,
     aesni_cbc_encrypt, aesni_cfb_encrypt,     aesni_ofb,        small_first_chained<false>,
     small_first_chained<true>, aesni_cfb1,           &kAesVaes512Gcm};
 

@@ -346,16 +346,18 @@ void check_gcm(Tally* t) {
       step(name + (bad ? " decrypt, wrong tag" : " decrypt, right tag"), b2);
       if (ok == bool(bad)) std::printf("%s: tag check gave the wrong verdict\n", name.c_str()), ++t->leaking;
     }
-    // A record (13-byte AAD, three whole blocks and a tail): its blocks pend
-    // and the tag hashes them with the AAD's and the lengths at once.
+    // Records (13-byte AAD; three whole blocks and a tail, twenty and a
+    // tail): their blocks pend and the tag hashes them with the AAD's and
+    // the lengths at once; the longer one's CTR is the kernel's short-run CTR.
     {
       const long b4 = errors_so_far();
-      for (int enc = 1; enc >= 0; --enc) {
-        gpucrypto::gcm_set_iv(*k, &st, iv, sizeof iv);
-        gpucrypto::gcm_aad(*k, &st, aad.data(), 13);
-        gpucrypto::gcm_crypt(*k, &st, enc ? pt.data() : ct.data(), enc ? ct.data() : pt.data(), 53, enc);
-        gpucrypto::gcm_tag(*k, &st, tag);
-      }
+      for (size_t len : {size_t(53), size_t(333)})
+        for (int enc = 1; enc >= 0; --enc) {
+          gpucrypto::gcm_set_iv(*k, &st, iv, sizeof iv);
+          gpucrypto::gcm_aad(*k, &st, aad.data(), 13);
+          gpucrypto::gcm_crypt(*k, &st, enc ? pt.data() : ct.data(), enc ? ct.data() : pt.data(), len, enc);
+          gpucrypto::gcm_tag(*k, &st, tag);
+        }
       declassify(ct.data(), ct.size());
       declassify(pt.data(), pt.size());
       declassify(tag, sizeof tag);

@@ -105,10 +105,9 @@ void ctr_run(const GcmKey& k, uint8_t ctr[16], const uint8_t* in, uint8_t* out, 
 // One run whose low counter word does not wrap.
 void segment(const GcmKey& k, uint8_t ctr[16], uint8_t xi[16], const uint8_t* in, uint8_t* out,
              size_t n, bool enc) {
-  // A few blocks: the kernel's own CTR for them (AES-NI on xmm for VAES:
-  // the VAES-512 CTR hook takes 4 to 7 blocks as a whole 32-block batch of
-  // masked zmm loads and stores) costs less than broadcasting every round
-  // key to zmm. k.ctr is that CTR (GcmFusedHw::ctr).
+  // A few blocks: the kernel's own short-run CTR for them (for VAES: AES-NI
+  // on xmm up to four blocks, then VAES on the registers the blocks fill)
+  // and a GHASH hook. k.ctr is that CTR (GcmFusedHw::ctr).
   if (k.fused != nullptr && n >= k.fused->min_blocks && k.gkey.npowers >= std::min(n, kGhashPowers)) {
     (enc ? k.fused->encrypt : k.fused->decrypt)(k.ks, &k.gkey, xi, ctr, in, out, n);
     return;

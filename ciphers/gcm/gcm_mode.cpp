@@ -235,6 +235,23 @@ bool gcm_set_key_iv(GcmKey* k, const CipherAlgo& algo, uint32_t features, const 
   return set_key(k, algo, features, key, nullptr, nullptr, true, ivlen == 12 ? j0 : nullptr);
 }
 
+namespace {
+
+// E_K(J0) into s->ek0: the key pass's block when J0 is the one it was given
+// (keys_j0), otherwise J0 (in s->ctr) through the implementation's one-block
+// encryption or the block cipher's.
+void set_ek0(const GcmKey& k, GcmState* s, bool keys_j0) {
+  if (keys_j0) {
+    std::memcpy(s->ek0, k.ek[0], 16);
+  } else if (k.gcm != nullptr) {
+    k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
+  } else {
+    k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
+  }
+}
+
+}  // namespace
+
 void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
   // Field by field, fixed sizes: one memset of the header became `rep stosq`,
   // a quarter of this function's time per TLS record on Zen 5.
@@ -261,17 +278,12 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
     uint64_t klo, khi;
     std::memcpy(&klo, k.j0, 8);
     std::memcpy(&khi, k.j0 + 8, 8);
-    if (k.has_ek0 && lo == klo && hi == khi) {
-      std::memcpy(s->ek0, k.ek[0], 16);
-    } else {
+    const bool keys_j0 = k.has_ek0 && lo == klo && hi == khi;
+    if (!keys_j0) {
       std::memcpy(s->ctr, &lo, 8);
       std::memcpy(s->ctr + 8, &hi, 8);
-      if (k.gcm != nullptr) {
-        k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
-      } else {
-        k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
-      }
     }
+    set_ek0(k, s, keys_j0);
     const uint64_t next = tail(2);  // inc32(J0)
     std::memcpy(s->ctr, &lo, 8);
     std::memcpy(s->ctr + 8, &next, 8);
@@ -289,13 +301,7 @@ void gcm_set_iv(const GcmKey& k, GcmState* s, const uint8_t* iv, size_t ivlen) {
   uint8_t lens[16] = {};
   store_be64(lens + 8, uint64_t(ivlen) * 8);
   k.ghash->ghash(&k.gkey, s->ctr, lens, 1);
-  if (k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0) {  // J0 is public
-    std::memcpy(s->ek0, k.ek[0], 16);
-  } else if (k.gcm != nullptr) {
-    k.gcm->encrypt_block(k.ks, s->ctr, s->ek0);
-  } else {
-    k.hw->encrypt(k.ks, s->ctr, s->ek0, 1);
-  }
+  set_ek0(k, s, k.has_ek0 && std::memcmp(k.j0, s->ctr, 16) == 0);  // J0 is public
   gcm_ctr32_add(s->ctr, 1);
 }
 

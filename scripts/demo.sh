@@ -2,8 +2,9 @@
 # Quick start command 1: build gpucrypto and show it working through the
 # stock openssl binary: the algorithm list, an encrypt/decrypt round trip of a
 # sample file with every cipher, a KEM round trip, a side-by-side speed table
-# against OpenSSL's default provider, and (new) the ratio table measured inside
-# the host's own openssl speed.
+# against OpenSSL's default provider, the ratio table measured inside the host's
+# own openssl speed, and (new) one TLS handshake's key exchange, X25519 vs the
+# X25519MLKEM768 hybrid.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -164,5 +165,11 @@ echo " AES-NI / GFNI, so re-keyed messages cost what the default provider's do)"
 "$BUILD/bench/gpucrypto-bench" --against "$(command -v openssl)" --module-dir "$MOD" \
   --filter '^(AES-128-GCM|AES-128-CBC|SM4-CBC)$' --sizes 16,16k --reps 1 2>/dev/null |
   sed -n '/^== ours/,/^Below/p'
+echo
+echo "== New: a TLS 1.3 key exchange, classical vs post-quantum hybrid (gpucrypto-kex) =="
+echo "(the EVP calls libssl makes for one handshake's key exchange, both sides' secrets compared;"
+echo " X25519 is OpenSSL's own, the hybrid and ML-KEM are ours; microseconds per exchange)"
+GPUCRYPTO_MODULE_DIR="$MOD" "$BUILD/bench/gpucrypto-kex" -iters 100 -rounds 3 -propquery '?provider=gpucrypto' \
+  X25519 X25519MLKEM768 MLKEM768
 echo
 echo "Full benchmark (all ciphers, back ends, sizes, ratios): $BUILD/bench/gpucrypto-bench (see README)."

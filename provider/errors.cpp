@@ -28,7 +28,6 @@ const OSSL_ITEM kReasons[] = {
     {kErrInvalidKey, const_cast<char*>("invalid key")},
     {kErrFetchFailed, const_cast<char*>("algorithm fetch failed")},
     {kErrBackendFailed, const_cast<char*>("back end failed")},
-    {kErrTagMismatch, const_cast<char*>("tag mismatch: data not authentic")},
     {kErrTlsRecord, const_cast<char*>("TLS record operation failed")},
     {0, nullptr}};
 

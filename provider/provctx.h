@@ -42,7 +42,6 @@ enum Reason : int {
   kErrInvalidKey,       // KEM: malformed or missing key material
   kErrFetchFailed,      // a digest could not be fetched from another provider
   kErrBackendFailed,    // a back end (e.g. GPU) failed and fallback also failed
-  kErrTagMismatch,      // AEAD: the tag does not authenticate the data
   kErrTlsRecord,        // TLS record mode: a record the cipher cannot take (cipher_tls.cpp)
 };
 

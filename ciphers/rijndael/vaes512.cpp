@@ -257,7 +257,6 @@ void small_first_ecb(const void* ks, const uint8_t* in, uint8_t* out, size_t n) 
   ecb_hook<kDecrypt>(ks, in, out, n);
 }
 
-
 template <bool kCfb>
 void small_first_chained(const void* ks, uint8_t* reg, const uint8_t* in, uint8_t* out, size_t n) {
   if (n <= kSmallCall) {

@@ -50,6 +50,8 @@ std::string config_set(EngineConfig* cfg, const std::string& key, const std::str
     else cfg->gpu_min_bytes = n;
   } else if (key == "log") {
     if (!parse_bool(value, &cfg->log)) return bad("0 or 1");
+  } else if (key == "key_codecs") {
+    if (!parse_bool(value, &cfg->key_codecs)) return bad("0 or 1");
   } else if (key == kMlkemImportPctKey) {
     if (!parse_pct(value, &cfg->mlkem_import_pct)) return bad("random, fixed or none");
   } else if (key == "gpu_kernels") {
@@ -68,7 +70,8 @@ std::string config_apply_env(EngineConfig* cfg) {
       {"GPUCRYPTO_GPU_MIN_BYTES", "gpu_min_bytes"},
       {"GPUCRYPTO_LOG", "log"},
       {"GPUCRYPTO_GPU_KERNELS", "gpu_kernels"},
-      {"GPUCRYPTO_MLKEM_IMPORT_PCT", kMlkemImportPctKey}};
+      {"GPUCRYPTO_MLKEM_IMPORT_PCT", kMlkemImportPctKey},
+      {"GPUCRYPTO_KEY_CODECS", "key_codecs"}};
   for (const auto& v : kVars) {
     const char* val = std::getenv(v.env);
     if (val == nullptr) continue;
@@ -90,6 +93,7 @@ std::string config_describe(const EngineConfig& cfg) {
   if (cfg.mlkem_import_pct != PairwiseTest::kRandom)  // the default is not spelled out
     d.append(" ").append(kMlkemImportPctKey)
         .append(cfg.mlkem_import_pct == PairwiseTest::kFixed ? "=fixed" : "=none");
+  if (!cfg.key_codecs) d.append(" key_codecs=0");
   return d;
 }
 

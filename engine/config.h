@@ -2,7 +2,7 @@
 // Sources, in order: openssl.cnf provider-section keys, environment variables
 // (GPUCRYPTO_BACKEND, GPUCRYPTO_THREADS, GPUCRYPTO_MT_MIN_BYTES,
 // GPUCRYPTO_GPU_MIN_BYTES, GPUCRYPTO_LOG, GPUCRYPTO_GPU_KERNELS,
-// GPUCRYPTO_MLKEM_IMPORT_PCT), then measured defaults.
+// GPUCRYPTO_MLKEM_IMPORT_PCT, GPUCRYPTO_KEY_CODECS), then measured defaults.
 // Malformed values are errors, never silently replaced by a default.
 #pragma once
 #include <cstddef>
@@ -41,13 +41,20 @@ struct EngineConfig {
   // configuration asks for the table kernels by name.
   gpu::KernelFamily gpu_kernels = gpu::KernelFamily::kConstantTime;
   PairwiseTest mlkem_import_pct = PairwiseTest::kRandom;
+  // The KEM key encoders and decoders (DER/PEM SubjectPublicKeyInfo and
+  // PrivateKeyInfo, text) are offered. 0: not offered, for an OpenSSL 3.0
+  // host that needs no ML-KEM or babyKyber key files: 3.0 walks every
+  // provider's decoders and key managers for each certificate it parses
+  // (3.2+ caches that), and ours made a P-256 certificate parse 16 % more
+  // instructions (README "Configuration").
+  bool key_codecs = true;
 
   // Features the CPU paths may use under `backend`.
   uint32_t features() const { return cpu_features_detected() & backend_feature_mask(backend); }
 };
 
 // Applies one key ("backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-// "log", "gpu_kernels", "ml-kem.import_pct_type"). Returns an empty string on success, else a message naming the key
+// "log", "gpu_kernels", "ml-kem.import_pct_type", "key_codecs"). Returns an empty string on success, else a message naming the key
 // and value.
 std::string config_set(EngineConfig* cfg, const std::string& key, const std::string& value);
 

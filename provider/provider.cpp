@@ -38,7 +38,7 @@ OSSL_FUNC_core_get_params_fn* c_get_params = nullptr;
 std::atomic<int> g_instances{0};
 
 constexpr const char* kConfigKeys[] = {"backend", "threads", "mt_min_bytes", "gpu_min_bytes",
-                                       "log", "gpu_kernels", kMlkemImportPctKey};
+                                       "log", "gpu_kernels", kMlkemImportPctKey, "key_codecs"};
 
 // Reads the provider section keys of openssl.cnf, then the environment.
 // Returns an error message, empty on success.
@@ -98,15 +98,17 @@ int get_params(void* vprov, OSSL_PARAM params[]) {
   return gcm_get_provider_params(params);
 }
 
-const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) {
+const OSSL_ALGORITHM* query_operation(void* vprov, int operation_id, int* no_cache) {
   *no_cache = 0;
   switch (operation_id) {
     case OSSL_OP_CIPHER:
       return cipher_algorithms();
-    case OSSL_OP_KEYMGMT:
-    case OSSL_OP_KEM:
     case OSSL_OP_ENCODER:
     case OSSL_OP_DECODER:
+      if (!static_cast<const ProvCtx*>(vprov)->config.key_codecs) return nullptr;
+      return kem_algorithms(operation_id);
+    case OSSL_OP_KEYMGMT:
+    case OSSL_OP_KEM:
       return kem_algorithms(operation_id);
     default:
       return nullptr;

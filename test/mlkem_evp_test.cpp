@@ -7,16 +7,21 @@
 //     own SHAKE256 (independent of our Keccak);
 //   * malformed ek (coefficient >= q) and dk (hash mismatch) are refused;
 //   * PKCS#8 seed / expandedKey / both forms and SPKI: DER and PEM round trips;
-//   * batch = one-by-one for every thread setting.
+//   * batch = one-by-one for every thread setting;
+//   * key_codecs = 0 (GPUCRYPTO_KEY_CODECS): no encoder or decoder of ours,
+//     the KEM itself unchanged.
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
 #include <openssl/decoder.h>
+#include <openssl/err.h>
 #include <openssl/encoder.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "gpucrypto/mlkem.h"
@@ -304,6 +309,56 @@ TEST_P(MlkemEvp, BatchEqualsOneByOne) {
     EXPECT_EQ(ss, ssd);
   }
   EXPECT_EQ(mlkem_keypair_batch(nullptr, 700, 1, ek1.data(), dk1.data(), nullptr, 1), MLKEM_ERR_ARGS);
+}
+
+// The provider loaded with GPUCRYPTO_KEY_CODECS = `v`.
+std::unique_ptr<ProviderFixture> provider_codecs(const char* v) {
+  setenv("GPUCRYPTO_KEY_CODECS", v, 1);
+  auto p = std::make_unique<ProviderFixture>();
+  unsetenv("GPUCRYPTO_KEY_CODECS");
+  return p;
+}
+
+std::string provider_buildinfo(OSSL_PROVIDER* p) {
+  const char* info = nullptr;
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, const_cast<char**>(&info), 0),
+                         OSSL_PARAM_construct_end()};
+  return OSSL_PROVIDER_get_params(p, params) == 1 && info != nullptr ? info : "";
+}
+
+// key_codecs = 0 takes our encoders and decoders out of what the provider
+// offers (an OpenSSL 3.0 host's certificate parsing walks all of them, README
+// "Configuration"); the key managers and the KEM stay. 1 is the default.
+TEST(MlkemKeyCodecs, ZeroOffersNoEncoderOrDecoderAndKeepsTheKem) {
+  for (const char* v : {"1", "0"}) {
+    SCOPED_TRACE(v);
+    const bool on = v[0] == '1';
+    auto prov = provider_codecs(v);
+    ASSERT_TRUE(prov->ok());
+    OSSL_LIB_CTX* lib = prov->libctx();
+    for (const char* name : {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"}) {
+      SCOPED_TRACE(name);
+      OSSL_DECODER* dec = OSSL_DECODER_fetch(lib, name, "provider=gpucrypto");
+      OSSL_ENCODER* enc = OSSL_ENCODER_fetch(lib, name, "provider=gpucrypto");
+      EXPECT_EQ(dec != nullptr, on);
+      EXPECT_EQ(enc != nullptr, on);
+      OSSL_DECODER_free(dec);
+      OSSL_ENCODER_free(enc);
+      ERR_clear_error();
+      EVP_PKEY* k = evp_keygen(lib, name, nullptr);
+      ASSERT_NE(k, nullptr);
+      Bytes ct, ss, ss2;
+      ASSERT_TRUE(evp_encapsulate(lib, k, &ct, &ss));
+      ASSERT_TRUE(evp_decapsulate(lib, k, ct, &ss2, 32));
+      EXPECT_EQ(ss, ss2);
+      EVP_PKEY_free(k);
+    }
+    EXPECT_EQ(provider_buildinfo(prov->provider()).find("key_codecs=0") != std::string::npos, !on);
+  }
+  // Anything but 0 or 1 is a configuration error: the provider does not load.
+  auto bad = provider_codecs("no");
+  EXPECT_FALSE(bad->ok());
+  ERR_clear_error();
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, MlkemEvp, ::testing::Values(512, 768, 1024),

@@ -21,13 +21,6 @@
 namespace gpucrypto::test {
 namespace {
 
-std::string buildinfo(OSSL_PROVIDER* p) {
-  const char* info = nullptr;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, const_cast<char**>(&info), 0),
-                         OSSL_PARAM_construct_end()};
-  return OSSL_PROVIDER_get_params(p, params) == 1 && info != nullptr ? info : "";
-}
-
 // Exit codes of the child: 0 all matched, 1 a mismatch, 3 load failure,
 // 4 build info without the expected setting.
 int child(const char* kernels, const char* transfer) {
@@ -40,7 +33,7 @@ int child(const char* kernels, const char* transfer) {
   const GpuPeers peers;
   if (!peers.ok()) return 3;
   const std::string want = std::string("gpu_kernels=") + (kernels != nullptr ? kernels : "constant-time");
-  if (buildinfo(peers.gpu->provider()).find(want) == std::string::npos) return 4;
+  if (provider_buildinfo(peers.gpu->provider()).find(want) == std::string::npos) return 4;
   const GpuPeerCase cases[] = {{"AES-128-CTR", 16, 16, true}, {"AES-192-ECB", 24, 0, true},
                                {"AES-256-CTR", 32, 16, true}, {"SM4-CTR", 16, 16, true},
                                {"SM4-ECB", 16, 0, true},      {"SKINNY-128-384-CTR", 48, 16, false},

@@ -19,9 +19,7 @@
 #include <openssl/params.h>
 #include <openssl/pem.h>
 
-#include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <string>
 
 #include "gpucrypto/mlkem.h"
@@ -311,21 +309,6 @@ TEST_P(MlkemEvp, BatchEqualsOneByOne) {
   EXPECT_EQ(mlkem_keypair_batch(nullptr, 700, 1, ek1.data(), dk1.data(), nullptr, 1), MLKEM_ERR_ARGS);
 }
 
-// The provider loaded with GPUCRYPTO_KEY_CODECS = `v`.
-std::unique_ptr<ProviderFixture> provider_codecs(const char* v) {
-  setenv("GPUCRYPTO_KEY_CODECS", v, 1);
-  auto p = std::make_unique<ProviderFixture>();
-  unsetenv("GPUCRYPTO_KEY_CODECS");
-  return p;
-}
-
-std::string provider_buildinfo(OSSL_PROVIDER* p) {
-  const char* info = nullptr;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, const_cast<char**>(&info), 0),
-                         OSSL_PARAM_construct_end()};
-  return OSSL_PROVIDER_get_params(p, params) == 1 && info != nullptr ? info : "";
-}
-
 // key_codecs = 0 takes our encoders and decoders out of what the provider
 // offers (an OpenSSL 3.0 host's certificate parsing walks all of them, README
 // "Configuration"); the key managers and the KEM stay. 1 is the default.
@@ -333,7 +316,7 @@ TEST(MlkemKeyCodecs, ZeroOffersNoEncoderOrDecoderAndKeepsTheKem) {
   for (const char* v : {"1", "0"}) {
     SCOPED_TRACE(v);
     const bool on = v[0] == '1';
-    auto prov = provider_codecs(v);
+    auto prov = provider_with_env("GPUCRYPTO_KEY_CODECS", v);
     ASSERT_TRUE(prov->ok());
     OSSL_LIB_CTX* lib = prov->libctx();
     for (const char* name : {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"}) {
@@ -356,7 +339,7 @@ TEST(MlkemKeyCodecs, ZeroOffersNoEncoderOrDecoderAndKeepsTheKem) {
     EXPECT_EQ(provider_buildinfo(prov->provider()).find("key_codecs=0") != std::string::npos, !on);
   }
   // Anything but 0 or 1 is a configuration error: the provider does not load.
-  auto bad = provider_codecs("no");
+  auto bad = provider_with_env("GPUCRYPTO_KEY_CODECS", "no");
   EXPECT_FALSE(bad->ok());
   ERR_clear_error();
 }

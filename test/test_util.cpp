@@ -207,6 +207,20 @@ std::unique_ptr<ProviderFixture> provider_with(const char* threads, const char* 
   return p;
 }
 
+std::unique_ptr<ProviderFixture> provider_with_env(const char* var, const char* value) {
+  setenv(var, value, 1);
+  auto p = std::make_unique<ProviderFixture>();
+  unsetenv(var);
+  return p;
+}
+
+std::string provider_buildinfo(OSSL_PROVIDER* p) {
+  const char* info = nullptr;
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, const_cast<char**>(&info), 0),
+                         OSSL_PARAM_construct_end()};
+  return OSSL_PROVIDER_get_params(p, params) == 1 && info != nullptr ? info : "";
+}
+
 bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,
                const Bytes& key, const Bytes& iv, const Bytes& in, Bytes* out, bool padding,
                const std::vector<size_t>& chunks) {

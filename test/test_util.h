@@ -111,6 +111,13 @@ class ProviderFixture {
 // into a library context; the variables are unset again afterwards).
 std::unique_ptr<ProviderFixture> provider_with(const char* threads, const char* mt_min_bytes);
 
+// A provider instance loaded with the environment variable `var` set to
+// `value` (unset again afterwards), as provider_with.
+std::unique_ptr<ProviderFixture> provider_with_env(const char* var, const char* value);
+
+// The provider's buildinfo parameter (its effective settings), "" if none.
+std::string provider_buildinfo(OSSL_PROVIDER* p);
+
 // One-shot EVP encrypt/decrypt (update in `chunks` pieces, then final);
 // returns false on any EVP error.
 bool evp_crypt(OSSL_LIB_CTX* libctx, const char* cipher, const char* propq, bool enc,

@@ -46,11 +46,12 @@ int main(int argc, char** argv) {
     else groups.emplace_back(argv[i]);
   }
   if (groups.empty()) groups = {"X25519", "X25519MLKEM768"};
-  const char* dir = std::getenv("GPUCRYPTO_MODULE_DIR");
-  OSSL_PROVIDER_set_default_search_path(nullptr, dir != nullptr && *dir ? dir : GPUCRYPTO_MODULE_DIR);
+  const char* env_dir = std::getenv("GPUCRYPTO_MODULE_DIR");
+  const char* dir = env_dir != nullptr && *env_dir ? env_dir : GPUCRYPTO_MODULE_DIR;
+  OSSL_PROVIDER_set_default_search_path(nullptr, dir);
   if ((with_ours && OSSL_PROVIDER_load(nullptr, "gpucrypto") == nullptr) ||
       OSSL_PROVIDER_load(nullptr, "default") == nullptr) {
-    std::fprintf(stderr, "cannot load gpucrypto from %s\n", GPUCRYPTO_MODULE_DIR);
+    std::fprintf(stderr, "cannot load the providers (gpucrypto from %s)\n", dir);
     return 1;
   }
   if (propq != nullptr && EVP_set_default_properties(nullptr, propq) != 1) {

@@ -1,8 +1,8 @@
 // AES-GCM fused with the pipelined VAES-512 AES-CTR (GcmHw::fused of the
 // VAES implementation, block_cipher.h): each 32-block batch runs its AES
 // rounds on eight zmm counters while the carry-less multiplies of the
-// previous batch's ciphertext (encrypt) or of this batch's input (decrypt)
-// fill the same loop body, so the out-of-order core keeps the AES and the
+// previous batch's ciphertext (or, decrypting, of this batch's input: see
+// aes_gcm) fill the same loop body, so the out-of-order core keeps the AES and the
 // multiply units busy together. The GHASH pieces are ciphers/ghash's
 // (ghash_clmul512.inc). Compiled with -mavx512f -mavx512bw -mavx512vl
 // -mvpclmulqdq -mvaes -maes -mpclmul; reached only after a CPU check.
@@ -69,19 +69,22 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
 // (0: none) in the same body, register j of them reg(x, j) (ghash_regs' source:
 // run_reg or held_reg, x folded into register 0), then out = in ^ E(c) for n
 // blocks (masked when n < 32), also left in c[] (the ciphertext, which
-// encryption hashes in the next batch). Returns the new x. kFull: n == n_gh
-// == 32, known at compile time (the steady state: no masks, no branches).
+// encryption hashes in the next batch); the input as loaded goes to in_regs
+// when that is not null (the ciphertext decryption hashes in the next batch:
+// in place, the memory holds plaintext by then). Returns the new x. kFull:
+// n == n_gh == 32, known at compile time (the steady state: no masks, no
+// branches).
 //
-// GHASH registers are taken in the round that hashes them (decryption's
-// source is `in`: every load precedes the stores of the last round, so in
-// place is safe): one per round, or a pair every second round in full
+// GHASH registers are taken in the round that hashes them (when decryption's
+// source is `in`: every load precedes the stores of the last
+// round, so in place is safe): one per round, or a pair every second round in full
 // batches, in the order ghash_regs uses: register 0, the one carrying the
 // previous batch's x, after round 8, by which time the previous reduction
 // has long finished.
 template <int Nr, bool kFull, class Reg>
 GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m512i* c, __m128i x,
                                       size_t n_gh, Reg reg, const uint8_t* in, uint8_t* out,
-                                      size_t n) {
+                                      size_t n, __m512i* in_regs) {
   if (kFull) n = n_gh = kBatch;
   Acc512 a = acc_zero();
 #pragma GCC unroll 8
@@ -102,48 +105,51 @@ GPUCRYPTO_ALWAYS_INLINE __m128i batch(const GhashKey* key, const __m512i* k, __m
 #pragma GCC unroll 8
   for (int i = 0; i < kRegs; ++i) {
     if (kFull || n == kBatch) {
-      c[i] = _mm512_aesenclast_epi128(c[i], _mm512_xor_si512(k[Nr], _mm512_loadu_si512(in + 64 * i)));
+      const __m512i d = _mm512_loadu_si512(in + 64 * i);
+      if (in_regs != nullptr) in_regs[i] = d;
+      c[i] = _mm512_aesenclast_epi128(c[i], _mm512_xor_si512(k[Nr], d));
       _mm512_storeu_si512(out + 64 * i, c[i]);
     } else {
       const __mmask8 m = tail_mask(n, i);
-      const __m512i kin = _mm512_xor_si512(k[Nr], _mm512_maskz_loadu_epi64(m, in + 64 * i));
-      c[i] = _mm512_aesenclast_epi128(c[i], kin);
+      const __m512i d = _mm512_maskz_loadu_epi64(m, in + 64 * i);
+      if (in_regs != nullptr) in_regs[i] = d;
+      c[i] = _mm512_aesenclast_epi128(c[i], _mm512_xor_si512(k[Nr], d));
       _mm512_mask_storeu_epi64(out + 64 * i, m, c[i]);
     }
   }
   return kFull || n_gh != 0 ? reduce512(a) : x;
 }
 
-template <int Nr, bool kDecrypt>
-void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
-             const uint8_t* in, uint8_t* out, size_t n) {
-  __m512i k[Nr + 1];
-  load_keys<Nr>(ks, k);
-  __m128i x = load_spec(xi);
-  const uint64_t hi = load_be64(ctr);
-  uint64_t lo = load_be64(ctr + 8);
-  // Encrypt: the previous batch's ciphertext (prev_n blocks), still in
-  // registers, hashed in this batch's rounds: no load of what was just stored
-  // (a 64-byte load of a masked or line-crossing store waits for it to commit
-  // instead of forwarding), and only the last batch is hashed after the loop.
+// The batches of aes_gcm. kHeld: each batch hashes the previous batch's
+// ciphertext, held in registers (encryption's output; decryption's input as
+// its last round loaded it: in place, memory has the plaintext by then), and
+// the last batch is hashed after the loop. Otherwise (decryption only) each
+// batch hashes its own input from memory in its rounds. One loop per form:
+// both in one loop behind a branch spilled registers (decryption 5-8 %
+// slower at 256-1024 blocks).
+template <int Nr, bool kDecrypt, bool kHeld>
+GPUCRYPTO_ALWAYS_INLINE __m128i batches(const GhashKey* key, const __m512i* k, __m128i x, uint64_t hi,
+                                        uint64_t lo, const uint8_t* in, uint8_t* out, size_t n) {
   __m512i prev[kRegs];
   size_t prev_n = 0;
   while (n != 0) {
     const size_t m = n < kBatch ? n : kBatch;
     __m512i c[kRegs];
     make_counters(hi, lo, c);
-    if (kDecrypt) {
+    if (!kHeld) {
       const auto reg = [in, m](__m128i y, int i) { return run_reg(y, in, m, i); };
-      x = m == kBatch ? batch<Nr, true>(key, k, c, x, m, reg, in, out, m)
-                      : batch<Nr, false>(key, k, c, x, m, reg, in, out, m);
+      x = m == kBatch ? batch<Nr, true>(key, k, c, x, m, reg, in, out, m, nullptr)
+                      : batch<Nr, false>(key, k, c, x, m, reg, in, out, m, nullptr);
     } else {
       const size_t pn = prev_n;
       const __m512i* p = prev;
       const auto reg = [p, pn](__m128i y, int i) { return held_reg(y, p, pn, i); };
-      x = m == kBatch && pn == kBatch ? batch<Nr, true>(key, k, c, x, pn, reg, in, out, m)
-                                      : batch<Nr, false>(key, k, c, x, pn, reg, in, out, m);
+      __m512i loaded[kRegs];
+      __m512i* in_regs = kDecrypt ? loaded : nullptr;
+      x = m == kBatch && pn == kBatch ? batch<Nr, true>(key, k, c, x, pn, reg, in, out, m, in_regs)
+                                      : batch<Nr, false>(key, k, c, x, pn, reg, in, out, m, in_regs);
 #pragma GCC unroll 8
-      for (int i = 0; i < kRegs; ++i) prev[i] = c[i];
+      for (int i = 0; i < kRegs; ++i) prev[i] = kDecrypt ? loaded[i] : c[i];
       prev_n = m;
     }
     lo += m;
@@ -151,13 +157,42 @@ void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
     out += 16 * m;
     n -= m;
   }
-  if (prev_n != 0) {
+  if (kHeld && prev_n != 0) {
     const __m512i* p = prev;
     const size_t pn = prev_n;
     x = ghash_regs(key, x, pn, [p, pn](__m128i y, int i) { return held_reg(y, p, pn, i); });
   }
+  return x;
+}
+
+// Decryptions of this many blocks or more hold their ciphertext for the next
+// batch, as encryption does (aes_gcm); shorter ones hash it in its own batch.
+constexpr size_t kDecryptHeldFrom = 8 * kBatch;
+
+// Encryption hashes the previous batch's ciphertext, still in registers:
+// no load of what was just stored (a 64-byte load of a masked or
+// line-crossing store waits for it to commit instead of forwarding).
+// Decryption has its ciphertext in memory before the rounds and hashes each
+// batch in its own (no GHASH left alone after the loop), except from
+// kDecryptHeldFrom blocks on, where it holds it as encryption does. Its first
+// batch then runs no GHASH, which is when a key set for this message
+// (`openssl speed` sets one per message) still has its powers of H in flight
+// (ghash extend: five levels of dependent multiplies), and the trailing
+// GHASH is amortised. Zen 5, AES-128, one key, held against own: 1024 blocks
+// 1.6 cycles per batch faster, 256-512 equal, 128 3-4 slower, 33-64 13-56
+// slower.
+template <int Nr, bool kDecrypt>
+void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
+             const uint8_t* in, uint8_t* out, size_t n) {
+  __m512i k[Nr + 1];
+  load_keys<Nr>(ks, k);
+  const __m128i x0 = load_spec(xi);
+  const uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
+  const __m128i x = !kDecrypt || n >= kDecryptHeldFrom  // n is public
+                        ? batches<Nr, kDecrypt, true>(key, k, x0, hi, lo, in, out, n)
+                        : batches<Nr, kDecrypt, false>(key, k, x0, hi, lo, in, out, n);
   store_spec(xi, x);
-  store_be64(ctr + 8, lo);
+  store_be64(ctr + 8, lo + n);
 }
 
 template <bool kDecrypt>

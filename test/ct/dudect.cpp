@@ -340,8 +340,21 @@ void check_gcm(Tally* tally) {
   }
   std::vector<uint8_t> key(16), fixed_key(16), ctr(16, 0);
   random_fill(fixed_key.data(), 16);
-  if (const gpucrypto::AesGcmHw* f = gpucrypto::select_aes_gcm(have); f != nullptr) {
-    const std::string name = std::string("AES-128-GCM ") + f->name + " 40 blocks";
+  // Encryption, and both forms of decryption: a batch hashing its own input
+  // (40 blocks) and each batch's ciphertext held for the next (256 blocks,
+  // ciphers/rijndael/gcm_vaes512.cpp).
+  std::vector<uint8_t> big_in(16 * 256), big_out(16 * 256);
+  random_fill(big_in.data(), big_in.size());
+  struct Run {
+    const char* what;
+    bool decrypt;
+    size_t blocks;
+  };
+  for (const Run r : {Run{"", false, 40}, Run{" decrypt", true, 40}, Run{" decrypt", true, 256}}) {
+    const gpucrypto::AesGcmHw* f = gpucrypto::select_aes_gcm(have);
+    if (f == nullptr) break;
+    const std::string name =
+        std::string("AES-128-GCM ") + f->name + r.what + " " + std::to_string(r.blocks) + " blocks";
     if (g_list) {
       std::printf("%s\n", name.c_str());
     } else if (selected(name)) {
@@ -354,7 +367,10 @@ void check_gcm(Tally* tally) {
                    gpucrypto::gcm_full_powers(*gk);
                    std::fill(ctr.begin(), ctr.end(), 0);
                  },
-                 [&] { f->encrypt(gk->ks, &gk->gkey, x.data(), ctr.data(), fixed_in.data(), out.data(), 40); }));
+                 [&] {
+                   (r.decrypt ? f->decrypt : f->encrypt)(gk->ks, &gk->gkey, x.data(), ctr.data(), big_in.data(),
+                                                         big_out.data(), r.blocks);
+                 }));
     }
   }
   // A TLS-sized record through the mode (13-byte AAD, 53 bytes: its blocks

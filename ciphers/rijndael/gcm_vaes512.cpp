@@ -2,8 +2,8 @@
 // VAES implementation, block_cipher.h): each 32-block batch runs its AES
 // rounds on eight zmm counters while the carry-less multiplies of the
 // previous batch's ciphertext (or, decrypting, of this batch's input: see
-// aes_gcm) fill the same loop body, so the out-of-order core keeps the AES and the
-// multiply units busy together. The GHASH pieces are ciphers/ghash's
+// aes_gcm) fill the same loop body, so the out-of-order core keeps the AES
+// and the multiply units busy together. The GHASH pieces are ciphers/ghash's
 // (ghash_clmul512.inc). Compiled with -mavx512f -mavx512bw -mavx512vl
 // -mvpclmulqdq -mvaes -maes -mpclmul; reached only after a CPU check.
 
@@ -76,8 +76,8 @@ GPUCRYPTO_ALWAYS_INLINE void make_counters(uint64_t hi, uint64_t lo, __m512i* x)
 // branches).
 //
 // GHASH registers are taken in the round that hashes them (when decryption's
-// source is `in`: every load precedes the stores of the last
-// round, so in place is safe): one per round, or a pair every second round in full
+// source is `in`, every load precedes the stores of the last round, so in
+// place is safe): one per round, or a pair every second round in full
 // batches, in the order ghash_regs uses: register 0, the one carrying the
 // previous batch's x, after round 8, by which time the previous reduction
 // has long finished.

@@ -34,9 +34,8 @@ GPUCRYPTO_ALWAYS_INLINE __m512i mul_lanes(__m512i x, __m512i y) {
 // (both halves XORed, in each half): three multiplies per product instead of
 // four.
 GPUCRYPTO_ALWAYS_INLINE __m512i kara_mul_lanes(__m512i x, __m512i xk, __m512i y, __m512i yk) {
-  const __m512i lo = _mm512_clmulepi64_epi128(x, y, 0x00), hi = _mm512_clmulepi64_epi128(x, y, 0x11);
-  const __m512i mid = _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(xk, yk, 0x00), lo, hi, 0x96);
-  return reduce_lanes({lo, mid, hi});
+  return reduce_kara_lanes({_mm512_clmulepi64_epi128(x, y, 0x00), _mm512_clmulepi64_epi128(xk, yk, 0x00),
+                            _mm512_clmulepi64_epi128(x, y, 0x11)});
 }
 
 // t * t for a twisted t: the product's middle term t.lo*t.hi + t.hi*t.lo

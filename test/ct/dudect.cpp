@@ -350,8 +350,8 @@ void check_gcm(Tally* tally) {
     bool decrypt;
     size_t blocks;
   };
+  const gpucrypto::AesGcmHw* f = gpucrypto::select_aes_gcm(have);
   for (const Run r : {Run{"", false, 40}, Run{" decrypt", true, 40}, Run{" decrypt", true, 256}}) {
-    const gpucrypto::AesGcmHw* f = gpucrypto::select_aes_gcm(have);
     if (f == nullptr) break;
     const std::string name =
         std::string("AES-128-GCM ") + f->name + r.what + " " + std::to_string(r.blocks) + " blocks";

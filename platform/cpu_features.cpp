@@ -27,6 +27,7 @@ uint32_t detect() {
   __cpuid_count(7, 0, a, b, c, d);
   if (ymm && (b & (1u << 5))) f |= kAVX2;
   if (b & (1u << 8)) f |= kBMI2;
+  if (b & (1u << 19)) f |= kADX;
   if (zmm && (b & (1u << 16))) {
     f |= kAVX512F;
     if (b & (1u << 30)) f |= kAVX512BW;
@@ -85,7 +86,7 @@ std::string cpu_features_string(uint32_t f) {
       {kPCLMUL, "pclmul"},     {kAVX2, "avx2"},        {kBMI2, "bmi2"},
       {kAVX512F, "avx512f"},   {kAVX512BW, "avx512bw"}, {kAVX512VL, "avx512vl"},
       {kAVX512DQ, "avx512dq"}, {kAVX512VBMI, "avx512vbmi"}, {kVAES, "vaes"},
-      {kGFNI, "gfni"},         {kVPCLMUL, "vpclmulqdq"}};
+      {kGFNI, "gfni"},         {kVPCLMUL, "vpclmulqdq"}, {kADX, "adx"}};
   std::string s;
   for (const auto& n : kNames) {
     if (f & n.bit) {

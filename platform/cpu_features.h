@@ -22,13 +22,14 @@ enum CpuFeature : uint32_t {
   kVAES = 1u << 11,     // VEX/EVEX AES on ymm/zmm
   kGFNI = 1u << 12,
   kVPCLMUL = 1u << 13,
+  kADX = 1u << 14,      // ADCX/ADOX (with kBMI2's MULX: P-384 field multiplication)
 };
 
 // The AVX-512 family, masked off by the "avx2" backend cap.
 inline constexpr uint32_t kAVX512Family =
     kAVX512F | kAVX512BW | kAVX512VL | kAVX512DQ | kAVX512VBMI;
 // Everything above plain x86-64, masked off by the "ref" backend cap.
-inline constexpr uint32_t kAllFeatures = 0x3fffu;
+inline constexpr uint32_t kAllFeatures = 0x7fffu;
 // What portable code needs: nothing beyond x86-64 (the references' `required`).
 inline constexpr uint32_t kBaseline = 0;
 

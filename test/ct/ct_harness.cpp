@@ -9,6 +9,7 @@
 //   valgrind ct_harness --canary                      self-check: must exit 0
 //   ct_harness --list                                 what would run
 //   valgrind --error-exitcode=1 ct_harness --tls      the TLS CBC unpadding alone
+//   (--gcm, --p384: GCM or P-384 alone)
 //
 // Which paths run: every CipherHw of every algorithm whose `required`
 // features the CPU *as valgrind presents it* has. Valgrind 3.19 decodes
@@ -40,6 +41,7 @@
 #include "gpucrypto/babykyber.h"
 #include "gpucrypto/mlkem.h"
 #include "kem/mlkem/mlkem_impl.h"
+#include "kem/p384/p384.h"
 #include "test/ct/cipher_algos.h"
 
 namespace {
@@ -531,6 +533,53 @@ void check_mlkem(Tally* t) {
   }
 }
 
+// P-384 (the classical half of SecP384r1MLKEM1024), both implementations:
+// the private scalar secret; d*G (the comb, its table scanned with masks) and
+// x(d*P) (Jacobian windows, identity handled by masks, the final inversion).
+// The peer's point is public; the yes/no answer and the output leave
+// declassified.
+void check_p384(Tally* t) {
+  namespace p384 = gpucrypto::p384;
+  const uint32_t have = gpucrypto::cpu_features_detected();
+  const struct {
+    const char* name;
+    uint32_t required, features;
+  } impls[] = {{"portable", 0, 0}, {"adx", gpucrypto::kBMI2 | gpucrypto::kADX, have}};
+  for (const auto& impl : impls) {
+    if (unsupported(t, 0, "P-384", impl.name, impl.required, have)) continue;
+    uint8_t d[48], e[48], peer[97], pub[97], ss[48];
+    fill(d, sizeof d, 384);
+    fill(e, sizeof e, 385);
+    d[0] &= 0x7f;  // below n
+    e[0] &= 0x7f;
+    (void)p384::public_key(peer, e, impl.features);
+    auto step = [&](const char* what, auto&& fn) {
+      const long before = errors_so_far();
+      fn();
+      const long found = errors_so_far() - before;
+      std::printf("P-384 %-8s %-20s %s\n", impl.name, what,
+                  found == 0 ? "clean" : (std::to_string(found) + " secret-dependent uses").c_str());
+      ++t->checked;
+      if (found != 0) ++t->leaking;
+    };
+    step("public key", [&] {
+      secret(d, sizeof d);
+      bool ok = p384::public_key(pub, d, impl.features);
+      declassify(&ok, sizeof ok);
+      declassify(pub, sizeof pub);
+      if (!ok) std::printf("P-384 %s: public key failed\n", impl.name);
+    });
+    step("ecdh", [&] {
+      secret(d, sizeof d);
+      bool ok = p384::ecdh(ss, d, peer, impl.features);
+      declassify(&ok, sizeof ok);
+      declassify(ss, sizeof ss);
+      if (!ok) std::printf("P-384 %s: ecdh failed\n", impl.name);
+    });
+    declassify(d, sizeof d);
+  }
+}
+
 // TLS CBC record unpadding (provider/tls_cbc_pad.h, the Lucky Thirteen
 // path): the whole decrypted record secret -- payload, MAC, padding and its
 // length byte -- and the random MAC, for SSL 3.0 and TLS rules, block sizes 8,
@@ -675,8 +724,8 @@ int main(int argc, char** argv) {
     return run_canaries();
   }
   Tally t;
-  if (mode == "--tls" || mode == "--gcm") {  // one part alone
-    (mode == "--tls" ? check_tls_unpad : check_gcm)(&t);
+  if (mode == "--tls" || mode == "--gcm" || mode == "--p384") {  // one part alone
+    (mode == "--tls" ? check_tls_unpad : mode == "--gcm" ? check_gcm : check_p384)(&t);
     if (!under) return 2;
     return t.leaking == 0 ? 0 : 1;
   }
@@ -687,6 +736,7 @@ int main(int argc, char** argv) {
   check_gcm(&t);
   check_kem(&t);
   check_mlkem(&t);
+  check_p384(&t);
   check_tls_unpad(&t);
   check_gpu_kernels(&t);
   std::printf("checked %d paths, %d with secret-dependent branches or indices, %d skipped%s\n",

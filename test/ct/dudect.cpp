@@ -62,6 +62,7 @@
 #include "platform/cpu_features.h"
 #include "provider/tls_cbc_pad.h"
 #include "gpucrypto/babykyber.h"
+#include "kem/p384/p384.h"
 #include "gpucrypto/mlkem.h"
 #include "test/ct/cipher_algos.h"
 
@@ -445,6 +446,39 @@ void check_mlkem(Tally* tally) {
   }
 }
 
+// P-384 (the classical half of SecP384r1MLKEM1024), every implementation:
+// public key d*G (the comb) and ECDH d*P (the Jacobian windows) with a fixed
+// vs a random scalar; the peer's point is public and fixed.
+void check_p384(Tally* tally) {
+  namespace p384 = gpucrypto::p384;
+  const uint32_t best = gpucrypto::cpu_features_detected();
+  std::vector<std::pair<std::string, uint32_t>> impls = {{"portable", 0}};
+  if (p384::adx_usable(best)) impls.push_back({"adx", best});
+  for (const auto& [name, features] : impls) {
+    const std::string base = "P-384 " + name + " ";
+    if (g_list) {
+      std::printf("%spublic key/ecdh\n", base.c_str());
+      continue;
+    }
+    std::vector<uint8_t> d(48), fixed(48), peer(97), out(97);
+    do random_fill(fixed.data(), 48);
+    while (!p384::scalar_valid(fixed.data()));
+    if (!p384::public_key(peer.data(), fixed.data(), features)) {
+      std::printf("%s: setup failed\n", base.c_str());
+      g_setup_failed = true;
+      continue;
+    }
+    // Random class-1 scalars are >= n with probability 2^-190: both classes
+    // take the valid path.
+    const uint32_t f = features;
+    const size_t samples = g_samples / 16;  // each call is ~10^6 cycles
+    check(tally, base + "public key", samples, [&](int c) { pick(c, d, fixed); },
+          [&] { (void)p384::public_key(out.data(), d.data(), f); });
+    check(tally, base + "ecdh", samples, [&](int c) { pick(c, d, fixed); },
+          [&] { (void)p384::ecdh(out.data(), d.data(), peer.data(), f); });
+  }
+}
+
 void check_babykyber(Tally* tally) {
   const std::string base = std::string("babyKyber ") + babykyber_batch_impl() + " ";
   if (g_list) {
@@ -604,7 +638,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("dudect: %zu samples per cipher test (a quarter per KEM test), |t| > %.0f fails; CPU: %s\n",
+  std::printf("dudect: %zu samples per cipher test (a quarter per KEM test, a sixteenth per P-384 test), |t| > %.0f fails; CPU: %s\n",
               g_samples, kThreshold,
               gpucrypto::cpu_features_string(gpucrypto::cpu_features_detected()).c_str());
   Tally tally;
@@ -612,6 +646,7 @@ int main(int argc, char** argv) {
   check_gcm(&tally);
   check_mlkem(&tally);
   check_babykyber(&tally);
+  check_p384(&tally);
   check_tls_unpad(&tally);
   if (g_list) return 0;
   const bool caught = canaries();

@@ -381,7 +381,7 @@ uint64_t ecdh_impl(uint8_t ss[kSecretBytes], const uint8_t d[kScalarBytes], cons
 }  // namespace
 
 bool adx_usable(uint32_t features) {
-#if defined(__x86_64__)
+#if GPUCRYPTO_P384_ADX_ASM
   return (features & (kBMI2 | kADX)) == (kBMI2 | kADX);
 #else
   (void)features;

@@ -109,158 +109,25 @@ inline void fe_mul_portable(Fe& r, const Fe& a, const Fe& b) {
 }
 
 
-#if defined(__x86_64__)
 // The same CIOS multiplication with MULX/ADCX/ADOX (BMI2 + ADX; the caller
-// checks): two carry chains per row, the accumulator t0..t7 in r8..r15,
-// rotated one register per row instead of shifted. 2.5-3x the portable one
-// (GCC and Clang keep the u128 carries in one serial chain).
+// checks), in p384_mul_adx.cpp: 1.4-1.8x the portable one (GCC and Clang keep
+// the u128 carries in one serial chain). x86-64 ELF only.
+#if defined(__x86_64__) && defined(__ELF__)
+#define GPUCRYPTO_P384_ADX_ASM 1
+extern "C" void gpucrypto_p384_mul_adx(uint64_t t[7], const uint64_t a[6], const uint64_t b[6]);
 inline void fe_mul_adx(Fe& r, const Fe& a, const Fe& b) {
   uint64_t t[7];
-  __asm__(
-    "xorl %%r8d, %%r8d\n\t" "xorl %%r9d, %%r9d\n\t" "xorl %%r10d, %%r10d\n\t"
-    "xorl %%r11d, %%r11d\n\t" "xorl %%r12d, %%r12d\n\t" "xorl %%r13d, %%r13d\n\t"
-    "xorl %%r14d, %%r14d\n\t" "xorl %%r15d, %%r15d\n\t"
-    // t += a * b[0]
-    "movq 0(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "adcxq %%rax, %%r14\n\t" "adoxq %%rax, %%r15\n\t" "adcxq %%rax, %%r15\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r8, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r8, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "adcxq %%rax, %%r14\n\t" "adoxq %%rax, %%r15\n\t" "adcxq %%rax, %%r15\n\t"
-    // t += a * b[1]
-    "movq 8(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "adcxq %%rax, %%r15\n\t" "adoxq %%rax, %%r8\n\t" "adcxq %%rax, %%r8\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r9, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r9, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "adcxq %%rax, %%r15\n\t" "adoxq %%rax, %%r8\n\t" "adcxq %%rax, %%r8\n\t"
-    // t += a * b[2]
-    "movq 16(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "adcxq %%rax, %%r8\n\t" "adoxq %%rax, %%r9\n\t" "adcxq %%rax, %%r9\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r10, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r10, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "adcxq %%rax, %%r8\n\t" "adoxq %%rax, %%r9\n\t" "adcxq %%rax, %%r9\n\t"
-    // t += a * b[3]
-    "movq 24(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "adcxq %%rax, %%r9\n\t" "adoxq %%rax, %%r10\n\t" "adcxq %%rax, %%r10\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r11, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r11, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r11\n\t" "adoxq %%rcx, %%r12\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "adcxq %%rax, %%r9\n\t" "adoxq %%rax, %%r10\n\t" "adcxq %%rax, %%r10\n\t"
-    // t += a * b[4]
-    "movq 32(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "adcxq %%rax, %%r10\n\t" "adoxq %%rax, %%r11\n\t" "adcxq %%rax, %%r11\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r12, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r12, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r12\n\t" "adoxq %%rcx, %%r13\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "adcxq %%rax, %%r10\n\t" "adoxq %%rax, %%r11\n\t" "adcxq %%rax, %%r11\n\t"
-    // t += a * b[5]
-    "movq 40(%[b]), %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq 0(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq 8(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq 16(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq 24(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq 32(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq 40(%[a]), %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "adcxq %%rax, %%r11\n\t" "adoxq %%rax, %%r12\n\t" "adcxq %%rax, %%r12\n\t"
-    // t += m * p, m = t0 * (2^32 + 1): t0 becomes 0, the next row's t7
-    "movq %%r13, %%rdx\n\t" "shlq $32, %%rdx\n\t" "addq %%r13, %%rdx\n\t"
-    "xorl %%eax, %%eax\n\t"
-    "mulxq %[p0], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r13\n\t" "adoxq %%rcx, %%r14\n\t"
-    "mulxq %[p1], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r14\n\t" "adoxq %%rcx, %%r15\n\t"
-    "mulxq %[p2], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r15\n\t" "adoxq %%rcx, %%r8\n\t"
-    "mulxq %[p3], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r8\n\t" "adoxq %%rcx, %%r9\n\t"
-    "mulxq %[p4], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r9\n\t" "adoxq %%rcx, %%r10\n\t"
-    "mulxq %[p5], %%rbx, %%rcx\n\t" "adcxq %%rbx, %%r10\n\t" "adoxq %%rcx, %%r11\n\t"
-    "adcxq %%rax, %%r11\n\t" "adoxq %%rax, %%r12\n\t" "adcxq %%rax, %%r12\n\t"
-    "movq %%r14, %[t0]\n\t"
-    "movq %%r15, %[t1]\n\t"
-    "movq %%r8, %[t2]\n\t"
-    "movq %%r9, %[t3]\n\t"
-    "movq %%r10, %[t4]\n\t"
-    "movq %%r11, %[t5]\n\t"
-    "movq %%r12, %[t6]\n\t"
-    : [t0] "=m"(t[0]), [t1] "=m"(t[1]), [t2] "=m"(t[2]), [t3] "=m"(t[3]), [t4] "=m"(t[4]),
-      [t5] "=m"(t[5]), [t6] "=m"(t[6])
-    : [a] "r"(a.v), [b] "r"(b.v), "m"(*reinterpret_cast<const uint64_t(*)[6]>(a.v)),
-      "m"(*reinterpret_cast<const uint64_t(*)[6]>(b.v)), [p0] "m"(kP.v[0]), [p1] "m"(kP.v[1]),
-      [p2] "m"(kP.v[2]), [p3] "m"(kP.v[3]), [p4] "m"(kP.v[4]), [p5] "m"(kP.v[5])
-    : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc");
+  gpucrypto_p384_mul_adx(t, a.v, b.v);
   fe_reduce_once(r, t, t[6]);
 }
+#else
+#define GPUCRYPTO_P384_ADX_ASM 0
 #endif
 
 // The multiplication of one implementation (kAdx: fe_mul_adx).
 template <bool kAdx>
 inline void fe_mul(Fe& r, const Fe& a, const Fe& b) {
-#if defined(__x86_64__)
+#if GPUCRYPTO_P384_ADX_ASM
   if constexpr (kAdx) return fe_mul_adx(r, a, b);
 #endif
   fe_mul_portable(r, a, b);

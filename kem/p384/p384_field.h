@@ -114,12 +114,8 @@ inline void fe_mul_portable(Fe& r, const Fe& a, const Fe& b) {
 // the u128 carries in one serial chain). x86-64 ELF only.
 #if defined(__x86_64__) && defined(__ELF__)
 #define GPUCRYPTO_P384_ADX_ASM 1
-extern "C" void gpucrypto_p384_mul_adx(uint64_t t[7], const uint64_t a[6], const uint64_t b[6]);
-inline void fe_mul_adx(Fe& r, const Fe& a, const Fe& b) {
-  uint64_t t[7];
-  gpucrypto_p384_mul_adx(t, a.v, b.v);
-  fe_reduce_once(r, t, t[6]);
-}
+extern "C" void gpucrypto_p384_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+inline void fe_mul_adx(Fe& r, const Fe& a, const Fe& b) { gpucrypto_p384_mul_adx(r.v, a.v, b.v); }
 #else
 #define GPUCRYPTO_P384_ADX_ASM 0
 #endif

@@ -4,13 +4,14 @@
 // sanitizers (GCC and Clang run out of registers for the operands), so the
 // body is a leaf function with the SysV calling convention instead.
 //
-//   void gpucrypto_p384_mul_adx(uint64_t t[7], const uint64_t a[6], const uint64_t b[6]);
+//   void gpucrypto_p384_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 //
-// t (t[6] the carry limb) = a * b / 2^384 mod p, not yet reduced: < 2p. CIOS:
+// r = a * b / 2^384 mod p, fully reduced (a, b < p; r may alias them). CIOS:
 // per limb of b one row t += a * b[i] and one reduction t += m * p, each as two
 // carry chains (ADCX on CF for the low halves, ADOX on OF for the high
 // halves); the accumulator t0..t7 lives in r8..r15 and rotates by one register
-// per row instead of being shifted. No branch, no memory index depends on
+// per row instead of being shifted; the final subtraction of p is kept or
+// dropped by CMOV. No branch, no memory index depends on
 // a or b. BMI2 + ADX: the caller checks (p384::adx_usable).
 #include "kem/p384/p384_field.h"
 
@@ -351,13 +352,32 @@ __asm__(
     "adcxq %rax, %r11\n"
     "adoxq %rax, %r12\n"
     "adcxq %rax, %r12\n"
-    "movq %r14, 0(%rdi)\n"
-    "movq %r15, 8(%rdi)\n"
-    "movq %r8, 16(%rdi)\n"
-    "movq %r9, 24(%rdi)\n"
-    "movq %r10, 32(%rdi)\n"
-    "movq %r11, 40(%rdi)\n"
-    "movq %r12, 48(%rdi)\n"
+    // r = t - p unless that borrows (t < 2p: one subtraction at most)
+    "movq %r14, %rax\n"
+    "movq %r15, %rbx\n"
+    "movq %r8, %rcx\n"
+    "movq %r9, %rdx\n"
+    "movq %r10, %rsi\n"
+    "movq %r11, %rbp\n"
+    "subq .Lgpucrypto_p384_p+0(%rip), %rax\n"
+    "sbbq .Lgpucrypto_p384_p+8(%rip), %rbx\n"
+    "sbbq .Lgpucrypto_p384_p+16(%rip), %rcx\n"
+    "sbbq .Lgpucrypto_p384_p+24(%rip), %rdx\n"
+    "sbbq .Lgpucrypto_p384_p+32(%rip), %rsi\n"
+    "sbbq .Lgpucrypto_p384_p+40(%rip), %rbp\n"
+    "sbbq $0, %r12\n"
+    "cmovcq %r14, %rax\n"
+    "cmovcq %r15, %rbx\n"
+    "cmovcq %r8, %rcx\n"
+    "cmovcq %r9, %rdx\n"
+    "cmovcq %r10, %rsi\n"
+    "cmovcq %r11, %rbp\n"
+    "movq %rax, 0(%rdi)\n"
+    "movq %rbx, 8(%rdi)\n"
+    "movq %rcx, 16(%rdi)\n"
+    "movq %rdx, 24(%rdi)\n"
+    "movq %rsi, 32(%rdi)\n"
+    "movq %rbp, 40(%rdi)\n"
     "popq %r15\n"
     ".cfi_adjust_cfa_offset -8\n"
     ".cfi_restore %r15\n"

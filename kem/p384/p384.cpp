@@ -210,9 +210,12 @@ struct Affine {
 struct Comb {
   Affine t[24][15];  // t[m][i - 1] = i * 2^(16m) * G, affine, Montgomery form
 
+  // Scratch in static storage (the build runs once, under the static's guard):
+  // no allocation that could fail, nothing large on a caller's stack.
   template <bool kAdx>
   void build() {
-    Pt (*jac)[15] = new Pt[24][15];
+    static Pt jac[24][15];
+    static Fe prefix[24 * 15];
     Pt base = {kGx, kGy, kOne};
     for (int m = 0; m < 24; ++m) {
       jac[m][0] = base;
@@ -225,7 +228,6 @@ struct Comb {
     // Montgomery's trick: one inversion for all 360 Z (none is 0: i * 2^(16m) < n).
     Pt* all = &jac[0][0];
     constexpr int kCount = 24 * 15;
-    Fe* prefix = new Fe[kCount];
     Fe acc = kOne;
     for (int k = 0; k < kCount; ++k) {
       prefix[k] = acc;
@@ -243,8 +245,6 @@ struct Comb {
       fe_mul<kAdx>(a.x, all[k].x, zi2);
       fe_mul<kAdx>(a.y, all[k].y, zi3);
     }
-    delete[] prefix;
-    delete[] jac;
   }
   explicit Comb(bool adx) {
     if (adx) build<true>();

@@ -83,15 +83,6 @@ job_asan() {
   build "$B"
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   note "asan: GoogleTest executables, leak checking on ($(stamp))"
-  # use_tls=0: GCC 12's LeakSanitizer misreads the dynamic TLS block of a
-  # dlopen'ed module that was unloaded again (gpucrypto.so, unloaded by tests
-  # that load it into their own library contexts): at exit the block's range
-  # comes out as garbage ([0x120, 0x3000001222)) and the leak scan faults
-  # ("Tracer caught signal 11") after every assertion passed. Which tests trip
-  # it moves with the module's layout (GcmParams.TagRules and .Tls12Records at
-  # 2755e4d, none at 9a3d145; under ctest only). Without TLS as a root a leak
-  # can only be reported more, never hidden.
-  LSAN_OPTIONS=use_tls=0 \
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1 \
     ctest --test-dir "$B" --output-on-failure -j"$JOBS" --timeout 900 -E '^(cli|examples)\.'
   note "asan: CLI and example tests, runtime preloaded into openssl ($(stamp))"

@@ -67,7 +67,18 @@ constexpr size_t kThreadSlots = 256;
 Shard g_slots[kThreadSlots];
 Shard g_shards[16];
 std::atomic<size_t> g_next_slot{0};
-thread_local Shard* t_slot = nullptr;  // this thread's slot (trivial: no TLS destructor)
+// This thread's slot, in a pthread key rather than a thread_local: the module
+// has no ELF TLS, so a dlopen'ed and unloaded gpucrypto.so leaves no dynamic
+// TLS block behind (GCC 12's LeakSanitizer faulted at exit reading one, and
+// an initial-exec block could make dlopen fail where the static TLS surplus
+// is used up). pthread_getspecific is a few instructions.
+struct SlotKey {
+  pthread_key_t key{};
+  bool ok = pthread_key_create(&key, nullptr) == 0;
+  ~SlotKey() {
+    if (ok) pthread_key_delete(key);
+  }
+} g_slot_key;
 
 // The counts are the process's own: a forked child starts from zero (an
 // nginx worker reports what it served, not what its master did before the
@@ -84,10 +95,11 @@ void zero_counts() {
 [[maybe_unused]] const bool g_counts_per_process = pthread_atfork(nullptr, nullptr, zero_counts) == 0;
 
 void count_served(const void* ctx, uint64_t bytes) {
-  Shard* s = t_slot;
+  Shard* s = g_slot_key.ok ? static_cast<Shard*>(pthread_getspecific(g_slot_key.key)) : g_shards;
   if (s == nullptr) {
     const size_t i = g_next_slot.fetch_add(1, std::memory_order_relaxed);
-    s = t_slot = i < kThreadSlots ? &g_slots[i] : g_shards;  // g_shards: no slot left
+    s = i < kThreadSlots ? &g_slots[i] : g_shards;  // g_shards: no slot left
+    if (pthread_setspecific(g_slot_key.key, s) != 0) s = g_shards;
   }
   if (s != g_shards) {  // owned: no other thread writes it
     s->records.store(s->records.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

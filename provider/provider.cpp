@@ -12,8 +12,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <new>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "platform/cpu_features.h"
 #include "gpu/gpu_backend.h"
@@ -66,6 +69,17 @@ std::string buildinfo(const ProvCtx* p) {
          "; " + config_describe(p->config) + "; gpu: " + gpu::describe();
 }
 
+// A text whose pointer OpenSSL reads after get_params has returned: every
+// distinct text is kept until the module is unloaded (buildinfo changes at
+// most when the GPU runtime starts), so the pointer stays valid on any
+// thread. (A thread_local string gave the module ELF TLS; see cipher_gcm.cpp.)
+const char* interned(std::string s) {
+  static std::mutex mu;
+  static std::set<std::string> texts;
+  const std::lock_guard<std::mutex> lock(mu);
+  return texts.insert(std::move(s)).first->c_str();
+}
+
 const OSSL_PARAM kGettable[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, nullptr, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, nullptr, 0),
@@ -88,9 +102,7 @@ int get_params(void* vprov, OSSL_PARAM params[]) {
     return 0;
   if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr) {
     // Computed on demand: it names the GPU, and the GPU runtime starts lazily.
-    static thread_local std::string info;
-    info = buildinfo(p);
-    if (!OSSL_PARAM_set_utf8_ptr(q, info.c_str())) return 0;
+    if (!OSSL_PARAM_set_utf8_ptr(q, interned(buildinfo(p)))) return 0;
   }
   if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
       !OSSL_PARAM_set_int(q, 1))

@@ -17,7 +17,7 @@
 
 #if GPUCRYPTO_P384_ADX_ASM
 __asm__(
-    ".text\n"
+    ".pushsection .text\n"
     ".globl gpucrypto_p384_mul_adx\n"
     ".hidden gpucrypto_p384_mul_adx\n"
     ".type gpucrypto_p384_mul_adx, @function\n"
@@ -399,7 +399,8 @@ __asm__(
     "ret\n"
     ".cfi_endproc\n"
     ".size gpucrypto_p384_mul_adx, .-gpucrypto_p384_mul_adx\n"
-    ".section .rodata\n"
+    ".popsection\n"
+    ".pushsection .rodata\n"
     ".p2align 3\n"
     ".Lgpucrypto_p384_p:\n"
     ".quad 0x00000000ffffffff\n"
@@ -408,7 +409,7 @@ __asm__(
     ".quad 0xffffffffffffffff\n"
     ".quad 0xffffffffffffffff\n"
     ".quad 0xffffffffffffffff\n"
-    ".text\n"
+    ".popsection\n"
 
 );
 #endif

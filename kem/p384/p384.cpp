@@ -50,14 +50,19 @@ constexpr Fe kN = {{0xecec196accc52973ull, 0x581a0db248b0a77aull, 0xc7634d81f437
 
 constexpr Pt kIdentity = {kZero, kOne, kZero};
 
+// r = mask ? b : r (mask all ones or zero).
+void pt_cmov(Pt& r, const Pt& b, uint64_t mask) {
+  fe_cmov(r.x, b.x, mask);
+  fe_cmov(r.y, b.y, mask);
+  fe_cmov(r.z, b.z, mask);
+}
+
 // r = table[digit] (digit 0..15), reading every entry.
 void pt_select(Pt& r, const Pt table[16], uint32_t digit) {
   r = kIdentity;
   for (uint32_t i = 1; i < 16; ++i) {
     const uint64_t m = 0 - uint64_t((uint32_t(i ^ digit) - 1) >> 31);
-    fe_cmov(r.x, table[i].x, m);
-    fe_cmov(r.y, table[i].y, m);
-    fe_cmov(r.z, table[i].z, m);
+    pt_cmov(r, table[i], m);
   }
 }
 
@@ -65,6 +70,22 @@ void pt_select(Pt& r, const Pt table[16], uint32_t digit) {
 uint32_t window(const uint8_t d[kScalarBytes], int w) {
   const uint8_t byte = d[kScalarBytes - 1 - w / 2];
   return (w & 1) != 0 ? uint32_t(byte >> 4) : uint32_t(byte & 15);
+}
+
+// The common end of add-2007-bl and madd-2007-bl: X3 = r^2 - J - 2V,
+// Y3 = r (V - X3) - 2 S1 J (S1 = Y1 for the mixed addition).
+template <bool kAdx>
+void add_xy(Fe& x3, Fe& y3, const Fe& rr, const Fe& j, const Fe& v, const Fe& s1) {
+  Fe t;
+  fe_sqr<kAdx>(x3, rr);
+  fe_sub(x3, x3, j);
+  fe_sub(x3, x3, v);
+  fe_sub(x3, x3, v);
+  fe_sub(t, v, x3);
+  fe_mul<kAdx>(y3, rr, t);
+  fe_mul<kAdx>(t, s1, j);
+  fe_add(t, t, t);
+  fe_sub(y3, y3, t);
 }
 
 // dbl-2001-b (a = -3): r = 2a. r may alias a.
@@ -118,15 +139,7 @@ void jac_add(Pt& r, const Pt& a, const Pt& b) {
   fe_sub(rr, s2, s1);
   fe_add(rr, rr, rr);
   fe_mul<kAdx>(v, u1, i);
-  fe_sqr<kAdx>(x3, rr);
-  fe_sub(x3, x3, j);
-  fe_sub(x3, x3, v);
-  fe_sub(x3, x3, v);
-  fe_sub(t, v, x3);
-  fe_mul<kAdx>(y3, rr, t);
-  fe_mul<kAdx>(t, s1, j);
-  fe_add(t, t, t);
-  fe_sub(y3, y3, t);
+  add_xy<kAdx>(x3, y3, rr, j, v, s1);
   fe_add(t, a.z, b.z);
   fe_sqr<kAdx>(z3, t);
   fe_sub(z3, z3, z1z1);
@@ -134,8 +147,8 @@ void jac_add(Pt& r, const Pt& a, const Pt& b) {
   fe_mul<kAdx>(z3, z3, h);
   const uint64_t a_inf = fe_is_zero(a.z), b_inf = fe_is_zero(b.z);
   Pt out = {x3, y3, z3};
-  fe_cmov(out.x, b.x, a_inf), fe_cmov(out.y, b.y, a_inf), fe_cmov(out.z, b.z, a_inf);
-  fe_cmov(out.x, a.x, b_inf), fe_cmov(out.y, a.y, b_inf), fe_cmov(out.z, a.z, b_inf);
+  pt_cmov(out, b, a_inf);
+  pt_cmov(out, a, b_inf);
   r = out;
 }
 
@@ -183,23 +196,15 @@ void jac_madd(Pt& r, const Pt& a, const Fe& x2, const Fe& y2, uint64_t add) {
   fe_sub(rr, s2, a.y);
   fe_add(rr, rr, rr);
   fe_mul<kAdx>(v, a.x, i);
-  fe_sqr<kAdx>(x3, rr);
-  fe_sub(x3, x3, j);
-  fe_sub(x3, x3, v);
-  fe_sub(x3, x3, v);
-  fe_sub(t, v, x3);
-  fe_mul<kAdx>(y3, rr, t);
-  fe_mul<kAdx>(t, a.y, j);
-  fe_add(t, t, t);
-  fe_sub(y3, y3, t);
+  add_xy<kAdx>(x3, y3, rr, j, v, a.y);
   fe_add(t, a.z, h);
   fe_sqr<kAdx>(z3, t);
   fe_sub(z3, z3, z1z1);
   fe_sub(z3, z3, hh);
   const uint64_t a_inf = fe_is_zero(a.z);
   Pt out = {x3, y3, z3};
-  fe_cmov(out.x, x2, a_inf), fe_cmov(out.y, y2, a_inf), fe_cmov(out.z, kOne, a_inf);
-  fe_cmov(out.x, a.x, ~add), fe_cmov(out.y, a.y, ~add), fe_cmov(out.z, a.z, ~add);
+  pt_cmov(out, {x2, y2, kOne}, a_inf);
+  pt_cmov(out, a, ~add);
   r = out;
 }
 

@@ -6,8 +6,9 @@
 // Scalars are 48 bytes big-endian, points uncompressed (0x04 || x || y, 97
 // bytes), shared secrets the x-coordinate (48 bytes), as SEC 1 and OpenSSL.
 // Constant time in every secret (scalar, intermediate points, result):
-// complete projective formulas (Renes-Costello-Batina 2016, a = -3), fixed
-// 4-bit windows, table entries picked by scanning every entry with masks.
+// Jacobian formulas with the identity handled by masks (equal addends cannot
+// occur for a scalar < n: p384.cpp), fixed 4-bit windows, table entries picked
+// by scanning every entry with masks.
 // Public inputs (a peer's point) are checked with ordinary branches.
 #pragma once
 #include <cstddef>

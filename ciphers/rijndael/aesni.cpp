@@ -397,7 +397,7 @@ void expand256(__m128i* r, const uint8_t* key) {
   step256<0x08>(a, b), r[8] = a, r[9] = b;
   step256<0x10>(a, b), r[10] = a, r[11] = b;
   step256<0x20>(a, b), r[12] = a, r[13] = b;
-  r[14] = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
+  r[14] = step256a<0x40>(a, b);
 }
 
 }  // namespace
@@ -409,7 +409,7 @@ void setkey_aesni(void* vks, const uint8_t* key, size_t keylen, bool with_decryp
   __m128i r[kMaxRounds + 1];
   if (nk == 4) expand128(r, key);
   else if (nk == 8) expand256(r, key);
-  else expand_rows192(r, key);
+  else expand_rows192(key, [&r](unsigned i, __m128i v) { r[i] = v; });
   // Every row whole (the 16 bytes past each AES round key stay zero), so
   // nothing of a previous schedule remains.
   const __m128i zero = _mm_setzero_si128();

@@ -85,19 +85,16 @@ Blocks expand256(KeySched* ks, const uint8_t* key, const Blocks& in) {
   step256<0x08>(a, b), e = round_row(ks, 8, a, e), e = round_row(ks, 9, b, e);
   step256<0x10>(a, b), e = round_row(ks, 10, a, e), e = round_row(ks, 11, b, e);
   step256<0x20>(a, b), e = round_row(ks, 12, a, e), e = round_row(ks, 13, b, e);
-  a = expand4(a, _mm_shuffle_epi32(_mm_aeskeygenassist_si128(b, 0x40), 0xff));
-  return last_row(ks, 14, a, e);
+  return last_row(ks, 14, step256a<0x40>(a, b), e);
 }
 
-// AES-192 with the block cipher's expansion (aes_key_steps.inc, rows in
-// registers), the blocks' rounds row by row as the rows are stored.
+// AES-192 with the block cipher's expansion (aes_key_steps.inc), the blocks'
+// rounds on each row as it is made and stored: no array of rows to wipe.
 Blocks expand192(KeySched* ks, const uint8_t* key, const Blocks& in) {
-  __m128i r[13];
-  expand_rows192(r, key);
-  Blocks e = first_row(ks, r[0], in);
-  for (unsigned i = 1; i < 12; ++i) e = round_row(ks, i, r[i], e);
-  e = last_row(ks, 12, r[12], e);
-  OPENSSL_cleanse(r, sizeof r);  // the round keys, if they went to the stack
+  Blocks e;
+  expand_rows192(key, [&](unsigned i, __m128i k) {
+    e = i == 0 ? first_row(ks, k, in) : i < 12 ? round_row(ks, i, k, e) : last_row(ks, i, k, e);
+  });
   return e;
 }
 

@@ -363,7 +363,8 @@ void aesni_ctr(const void* ks, uint8_t* ctr_block, const uint8_t* in, uint8_t* o
 }
 
 // --- key setup ------------------------------------------------------------------
-// AES key expansion (FIPS 197 §5.2) with AESKEYGENASSIST for the S-box, and
+// AES key expansion (FIPS 197 §5.2) with the AES-NI S-box (AESKEYGENASSIST
+// for AES-128, AESENCLAST for AES-192/256: aes_key_steps.inc), and
 // the equivalent inverse cipher's keys with AESIMC: the same KeySched rows as
 // expand_key (whose constant-time S-box arithmetic costs microseconds per key,
 // 20x the default provider's key setup: every EVP_CipherInit with a key pays

@@ -1,6 +1,6 @@
 // AES's GCM key setup on AES-NI: the GcmHw (block_cipher.h) of the AES-NI
 // and VAES implementations. The encryption key expansion (FIPS 197 §5.2)
-// with AESKEYGENASSIST, E_K(0^128) (GCM's H) and E_K(J0) computed in the same
+// (aes_key_steps.inc), E_K(0^128) (GCM's H) and E_K(J0) computed in the same
 // pass: GCM needs no decryption keys, and libssl and `openssl speed` set a
 // key per connection or per message, where the block cipher's setkey (both
 // directions) and two more encrypt calls would cost a second pass. Writes the

@@ -38,8 +38,8 @@ void setkey_nb4(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
 void setkey_nb6(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
 void setkey_nb8(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
 
-// AES (Nb = 4, 16/24/32-byte keys; others go to setkey_nb4) with
-// AESKEYGENASSIST and AESIMC (aesni.cpp): the AES-NI and VAES
+// AES (Nb = 4, 16/24/32-byte keys; others go to setkey_nb4) with the AES-NI
+// S-box and AESIMC (aesni.cpp): the AES-NI and VAES
 // implementations' setkey, the same schedule.
 void setkey_aesni(void* ks, const uint8_t* key, size_t keylen, bool with_decrypt);
 

@@ -184,7 +184,11 @@ constexpr size_t kDecryptHeldFrom = 8 * kBatch;
 // powers costs ~22 ns of a 16 KiB message (~680 ns; measured by skipping
 // extend, powers invalid); running extend's steps inside this first batch's
 // rounds instead measured equal (in-process A/B, 694 vs 696 ns, Zen 5): the
-// second batch waits on the chain either way, so it was not kept.
+// second batch waits on the chain either way, so it was not kept. Nor were
+// two batches of AES alone before a standalone GHASH of the first (its
+// ciphertext spilled): AES-128, 16 KiB, 685 -> 719 ns per message (3.5.9
+// speed -decrypt, Zen 5, medians of 9), the GHASH no longer overlapping any
+// rounds costing more than the wait.
 template <int Nr, bool kDecrypt>
 void aes_gcm(const KeySched* ks, const GhashKey* key, uint8_t* xi, uint8_t* ctr,
              const uint8_t* in, uint8_t* out, size_t n) {

@@ -301,7 +301,8 @@ void check_gcm(Tally* t) {
     const char* block;
     const char* ghash;
   };
-  for (const Combo& c : {Combo{&gpucrypto::aes128(), "aesni", "pclmul"}, Combo{&gpucrypto::aes256(), "aesni", "pclmul"},
+  for (const Combo& c : {Combo{&gpucrypto::aes128(), "aesni", "pclmul"}, Combo{&gpucrypto::aes192(), "aesni", "pclmul"},
+                         Combo{&gpucrypto::aes256(), "aesni", "pclmul"},
                          Combo{&gpucrypto::aes128(), "ref", "ref"}, Combo{&gpucrypto::sm4(), "ref", "pclmul"}}) {
     const gpucrypto::CipherHw* hw = gpucrypto::find_hw(*c.algo, c.block);
     const gpucrypto::GhashHw* gh = gpucrypto::find_ghash(c.ghash);

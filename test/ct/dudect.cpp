@@ -339,6 +339,25 @@ void check_gcm(Tally* tally) {
     check(tally, base + "40 blocks", g_samples, [&](int c) { pick(c, in, fixed_in); },
           [&] { g->ghash(&gk->gkey, x.data(), in.data(), 40); });
   }
+  // The key setup the provider runs per EVP init with a key (gcm_set_key_iv:
+  // the implementation's key pass with H and E_K(J0), then every power of H),
+  // fixed vs random key, for each AES key size (ciphers/rijndael/gcm_aesni.cpp
+  // and aes_key_steps.inc).
+  for (const gpucrypto::CipherAlgo* a : {&gpucrypto::aes128(), &gpucrypto::aes192(), &gpucrypto::aes256()}) {
+    const std::string name = std::string(a->name) + "-GCM key setup";
+    if (g_list) {
+      std::printf("%s\n", name.c_str());
+      continue;
+    }
+    std::vector<uint8_t> k(a->key_bytes), fixed_k(a->key_bytes), iv(12);
+    random_fill(fixed_k.data(), fixed_k.size());
+    random_fill(iv.data(), iv.size());
+    check(tally, name, g_samples, [&](int c) { pick(c, k, fixed_k); },
+          [&] {
+            gpucrypto::gcm_set_key_iv(gk, *a, have, k.data(), iv.data(), iv.size());
+            gpucrypto::gcm_full_powers(*gk);
+          });
+  }
   std::vector<uint8_t> key(16), fixed_key(16), ctr(16, 0);
   random_fill(fixed_key.data(), 16);
   // Encryption, and both forms of decryption: a batch hashing its own input

@@ -7,7 +7,6 @@
 // same enc rows into the shared KeySched. Compiled with -maes -mssse3
 // -msse4.1; reached only after a CPU check.
 #include <immintrin.h>
-#include <openssl/crypto.h>
 
 #include <cstring>
 
